@@ -1,0 +1,1 @@
+"""Resolve modules, names and types; collect every diagnostic."""

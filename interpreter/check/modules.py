@@ -1,0 +1,250 @@
+"""Finding and merging rule files: `import` and `extends`.
+
+A game is one entry file. Its `extends` names a base game whose declarations
+come first; `import` brings a module's declarations into the same namespace.
+The entry file's declarations are then laid over them: a declaration marked
+`override` replaces the one of the same name (the replaced one stays reachable
+as `original` inside the new body); any other repeated name is an error.
+
+Files are only read from the import roots: the bundled stdlib and games, and
+the folder of the entry file.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+from pathlib import Path
+
+import attrs
+
+from ..diagnostics import Diagnostic, RulesError, did_you_mean
+from ..syntax import ast
+from ..syntax.parser import parse_module
+
+SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl)
+
+
+def bundled_dir(package: str) -> Path:
+    return Path(str(importlib.resources.files(package)))
+
+
+def bundled_games() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(bundled_dir("rulecraft.games").glob("*.rules"))}
+
+
+def stdlib_modules() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(bundled_dir("rulecraft.stdlib").glob("*.rules"))}
+
+
+def display_path(path: Path) -> str:
+    """A short path for messages: relative to the current folder when it can be."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    for package, label in (("rulecraft.games", "games"), ("rulecraft.stdlib", "stdlib")):
+        try:
+            return f"{label}/" + str(path.resolve().relative_to(bundled_dir(package).resolve()))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def resolve_game(ref: str) -> Path:
+    """A bundled game name (`blackmore`) or a path to a .rules file."""
+    games = bundled_games()
+    if ref in games:
+        return games[ref]
+    p = Path(ref)
+    if p.is_file():
+        return p
+    if not p.suffix and ref in {n.split("-")[0] for n in games}:
+        pass
+    raise FileNotFoundError(ref)
+
+
+@attrs.define
+class Loaded:
+    """The merged declarations of a game and everything needed to report on them."""
+
+    entry: Path
+    decls: list
+    sources: dict            # display path -> text
+    originals: dict          # id(override decl) -> name of the replaced declaration
+    digest: str              # sha256 of every file read, in order
+    diagnostics: list
+
+
+class _Loader:
+    def __init__(self, entry: Path):
+        self.entry = entry.resolve()
+        self.roots = [bundled_dir("rulecraft.stdlib").resolve(), bundled_dir("rulecraft.games").resolve(), self.entry.parent]
+        self.sources: dict[str, str] = {}
+        self.diags: list[Diagnostic] = []
+        self.originals: dict[int, str] = {}
+        self.hash = hashlib.sha256()
+        self.stack: list[Path] = []
+        self.imported: dict[Path, list] = {}
+        self.counter = 0
+
+    def read(self, path: Path, span=None) -> ast.Module | None:
+        shown = display_path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            self.diags.append(Diagnostic(span or _file_span(shown), f"cannot read {shown}: {e.strerror or e}"))
+            return None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            self.diags.append(Diagnostic(_file_span(shown), f"{shown} is not UTF-8 text (byte {e.start})",
+                                         "save the rules as UTF-8"))
+            return None
+        self.hash.update(shown.encode() + b"\0" + data + b"\0")
+        self.sources[shown] = text
+        try:
+            return parse_module(text, shown)
+        except RulesError as e:
+            self.diags.extend(e.diagnostics)
+            return None
+
+    def find(self, decl, here: Path, kind: str) -> Path | None:
+        if decl.is_path:
+            p = (here.parent / decl.ref).resolve()
+            if not any(_inside(p, r) for r in self.roots):
+                self.diags.append(Diagnostic(decl.span, f"'{decl.ref}' is outside the folders rules may read",
+                                             "keep imported files beside the game, or use a bundled module"))
+                return None
+            if not p.is_file():
+                self.diags.append(Diagnostic(decl.span, f"there is no file '{decl.ref}'"))
+                return None
+            return p
+        table = stdlib_modules() if kind == "import" else bundled_games()
+        if decl.ref in table:
+            return table[decl.ref].resolve()
+        what = "stdlib module" if kind == "import" else "bundled game"
+        self.diags.append(Diagnostic(decl.span, f"there is no {what} '{decl.ref}'",
+                                     did_you_mean(decl.ref, table) or f"known: {', '.join(sorted(table)) or 'none'}"))
+        return None
+
+    def load(self, path: Path, span=None) -> list | None:
+        path = path.resolve()
+        if path in self.stack:
+            self.diags.append(Diagnostic(span or _file_span(display_path(path)),
+                                         f"{display_path(path)} extends or imports itself (a cycle)"))
+            return None
+        self.stack.append(path)
+        try:
+            module = self.read(path, span)
+            if module is None:
+                return None
+            return self.merge(module, path)
+        finally:
+            self.stack.pop()
+
+    def merge(self, module: ast.Module, path: Path) -> list:
+        base: list = []
+        extends = [d for d in module.decls if isinstance(d, ast.ExtendsDecl)]
+        for extra in extends[1:]:
+            self.diags.append(Diagnostic(extra.span, "a game can extend only one other game"))
+        if extends:
+            target = self.find(extends[0], path, "extends")
+            if target is not None:
+                base = list(self.load(target, extends[0].span) or [])
+        for imp in (d for d in module.decls if isinstance(d, ast.ImportDecl)):
+            target = self.find(imp, path, "import")
+            if target is None:
+                continue
+            if target in self.imported:
+                continue
+            decls = self.load(target, imp.span)
+            self.imported[target] = decls or []
+            base.extend(self.imported[target])
+        return self.overlay(base, [d for d in module.decls if not isinstance(d, (ast.ExtendsDecl, ast.ImportDecl))])
+
+    def overlay(self, base: list, mine: list) -> list:
+        result = list(base)
+        index = {_key(d): i for i, d in enumerate(result) if _key(d) is not None}
+        seen_here: dict = {}
+        for d in mine:
+            if isinstance(d, SINGLETONS):
+                k = type(d)
+                result = [x for x in result if not isinstance(x, k)]
+                index = {_key(x): i for i, x in enumerate(result) if _key(x) is not None}
+                if k in seen_here:
+                    self.diags.append(Diagnostic(d.span, f"a second '{_KIND[k]}' declaration",
+                                                 related=((seen_here[k].span, "the first one is here"),)))
+                seen_here[k] = d
+                result.append(d)
+                continue
+            key = _key(d)
+            name = d.name
+            if key in seen_here:
+                self.diags.append(Diagnostic(d.span, f"'{name}' is defined twice",
+                                             "rename one of them",
+                                             ((seen_here[key].span, "the first definition is here"),)))
+                continue
+            seen_here[key] = d
+            if getattr(d, "override", False):
+                if key not in index:
+                    known = [k[1] for k in index]
+                    self.diags.append(Diagnostic(d.span, f"'{name}' overrides nothing: there is no {_describe(d)} '{name}' to replace",
+                                                 did_you_mean(name, known) or "remove `override` to add a new definition"))
+                    result.append(d)
+                    index[key] = len(result) - 1
+                    continue
+                old = result[index[key]]
+                if isinstance(old, (ast.DefDecl, ast.RuleDecl)):
+                    self.counter += 1
+                    renamed = attrs.evolve(old, name=f"{old.name}@original{self.counter}")
+                    self.originals[id(d)] = renamed.name
+                    result.append(renamed)
+                result[index[key]] = d
+            else:
+                if key in index:
+                    old = result[index[key]]
+                    self.diags.append(Diagnostic(d.span, f"'{name}' is already defined",
+                                                 f"write `override {_describe(d)} {name}` to replace it"
+                                                 if type(old) is type(d) else "choose another name",
+                                                 ((old.span, "it is defined here"),)))
+                    continue
+                result.append(d)
+                index[key] = len(result) - 1
+        return result
+
+
+_KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams"}
+
+
+def _describe(d) -> str:
+    return {ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.CardDecl: "card", ast.CardsDecl: "cards",
+            ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.DefDecl: "def", ast.RuleDecl: "rule",
+            ast.ScoreDecl: "score", ast.InvariantDecl: "invariant"}.get(type(d), "declaration")
+
+
+def _key(d):
+    if isinstance(d, ast.ScoreDecl):
+        return ("score", d.kind)
+    if isinstance(d, ast.NAMED_DECLS):
+        return ("name", d.name)
+    return None
+
+
+def _inside(p: Path, root: Path) -> bool:
+    try:
+        p.relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+def _file_span(shown: str):
+    from ..diagnostics import Span
+    return Span(shown, 1, 1)
+
+
+def load_declarations(entry: Path) -> Loaded:
+    loader = _Loader(entry)
+    decls = loader.load(entry) or []
+    return Loaded(entry=loader.entry, decls=decls, sources=loader.sources, originals=loader.originals,
+                  digest=loader.hash.hexdigest(), diagnostics=loader.diags)

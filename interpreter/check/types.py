@@ -1,0 +1,114 @@
+"""The types of the rule language.
+
+Values at run time are plain Python data chosen for speed and easy saving:
+Int/Bool/Str as themselves, enum values and players and teams as ints, cards
+as their component id, zones as the index of the zone instance, lists as tuples.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Prim:
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+INT = Prim("Int")
+BOOL = Prim("Bool")
+STR = Prim("Str")
+PLAYER = Prim("Player")
+TEAM = Prim("Team")
+VOID = Prim("nothing")
+ANY = Prim("?")          # the type of something already reported as wrong: matches everything
+ANYCARD = Prim("Card")   # any card type, for helpers such as `rule deal(source: Zone, ...)`
+
+
+@attrs.frozen
+class EnumT:
+    name: str
+    values: tuple
+
+    def __str__(self):
+        return self.name
+
+
+@attrs.frozen
+class CardT:
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+@attrs.frozen
+class ListT:
+    elem: object
+
+    def __str__(self):
+        return f"List[{self.elem}]"
+
+
+@attrs.frozen
+class ZoneT:
+    elem: object
+
+    def __str__(self):
+        return f"Zone[{self.elem}]" if self.elem is not ANYCARD else "Zone"
+
+
+def is_card(t) -> bool:
+    return isinstance(t, CardT) or t is ANYCARD or t is ANY
+
+
+def element_of(t):
+    """The element type when `t` can be iterated (a list, a zone), else None."""
+    if isinstance(t, ListT):
+        return t.elem
+    if isinstance(t, ZoneT):
+        return t.elem
+    if t is ANY:
+        return ANY
+    return None
+
+
+def assignable(value, target) -> bool:
+    """Can a value of type `value` be used where `target` is expected?"""
+    if value is ANY or target is ANY or value == target:
+        return True
+    if target is ANYCARD and is_card(value):
+        return True
+    if value is ANYCARD and is_card(target):
+        return True
+    if isinstance(target, ListT):
+        if isinstance(value, (ListT, ZoneT)):
+            return assignable(value.elem, target.elem)
+        return False
+    if isinstance(target, ZoneT) and isinstance(value, ZoneT):
+        return assignable(value.elem, target.elem)
+    return False
+
+
+def join(a, b):
+    """The common type of two branches (`if ... then a else b`, list items), or None."""
+    if a is ANY:
+        return b
+    if b is ANY:
+        return a
+    if a == b:
+        return a
+    if isinstance(a, ListT) and isinstance(b, ListT):
+        if a.elem is ANY:
+            return b
+        if b.elem is ANY:
+            return a
+        j = join(a.elem, b.elem)
+        return ListT(j) if j is not None else None
+    if assignable(a, b):
+        return b
+    if assignable(b, a):
+        return a
+    return None

@@ -1,0 +1,18 @@
+"""Errors raised while rules run."""
+from __future__ import annotations
+
+
+class RuleFailure(Exception):
+    """Raised inside a compiled closure; the machine adds the rule, line and call chain."""
+
+
+class RulesRuntimeError(Exception):
+    """A rule failed while the game ran: names the rule, its line, and the rules that led there."""
+
+    def __init__(self, message: str, span=None, chain=()):
+        self.span = span
+        self.chain = tuple(chain)
+        text = f"{span}: runtime error: {message}" if span is not None else f"runtime error: {message}"
+        for rule, where in self.chain:
+            text += f"\n  in rule '{rule}' at {where}"
+        super().__init__(text)

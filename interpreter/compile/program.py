@@ -1,0 +1,139 @@
+"""The compiled game: immutable tables and closures, shared by every game played.
+
+Nothing here changes while a game runs; all that changes is in engine.State.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.define(eq=False)
+class OptionInfo:
+    name: str
+    kind: str                  # "choice" | "range" | "bool"
+    values: tuple              # value names for choice; (lo, hi) for range; (False, True) for bool
+    default: object            # the stored value (index for choice)
+    doc: str
+    slot: int
+
+    def shown(self, value) -> str:
+        if self.kind == "choice":
+            return self.values[value]
+        if self.kind == "bool":
+            return "true" if value else "false"
+        return str(value)
+
+    def domain_text(self) -> str:
+        if self.kind == "choice":
+            return " | ".join(self.values)
+        if self.kind == "bool":
+            return "true | false"
+        return f"{self.values[0]}..{self.values[1]}"
+
+    def parse(self, text: str):
+        """The stored value for `--set name=text`, or raise ValueError with a sentence."""
+        text = text.strip()
+        if self.kind == "choice":
+            if text in self.values:
+                return self.values.index(text)
+            raise ValueError(f"option '{self.name}' is one of {', '.join(self.values)}, not '{text}'")
+        if self.kind == "bool":
+            low = text.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            raise ValueError(f"option '{self.name}' is true or false, not '{text}'")
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError(f"option '{self.name}' is a number in {self.values[0]}..{self.values[1]}, not '{text}'") from None
+        if not self.values[0] <= value <= self.values[1]:
+            raise ValueError(f"option '{self.name}' is a number in {self.values[0]}..{self.values[1]}, not {value}")
+        return value
+
+
+@attrs.define(eq=False)
+class ZoneInfo:
+    name: str
+    owner: str | None
+    seen: str
+    base: int
+    count: int
+    card_type: str
+
+
+@attrs.define(eq=False)
+class VarInfo:
+    name: str
+    owner: str | None
+    slot: int
+    init: object               # closure or None
+    default: object
+    frame_size: int
+    format: object             # value -> text, for views
+
+
+@attrs.define(eq=False)
+class ChoiceInfo:
+    """One `chooses` statement: its universe of options fixed at load, and where to go after."""
+
+    index: int
+    rule: str
+    span: object
+    may: bool
+    offset: int                # first action id of this choice
+    size: int                  # options in the universe (the pass option is offset + size)
+    position: object           # value -> position in the universe
+    value_at: object           # position -> value
+    var_index: int             # frame index that receives the chosen value
+    label: object              # closure (state, frame) -> text, with the value bound
+    pass_label: object         # closure (state, frame) -> text
+    body_pc: int = 0
+    else_pc: int = 0
+
+
+@attrs.define(eq=False)
+class Code:
+    """A compiled rule: a flat list of operations, each `op(state, frame) -> next pc`."""
+
+    name: str
+    span: object
+    ops: list
+    spans: list
+    frame_size: int
+    params: int
+
+
+@attrs.define(eq=False)
+class Program:
+    title: str
+    min_players: int
+    max_players: int
+    teams: tuple
+    options: list
+    card_names: tuple          # component id -> display name
+    card_types: tuple          # component id -> card type name
+    cards_by_type: dict        # type name -> tuple of ids
+    zones: list                # ZoneInfo
+    zone_instance_names: tuple
+    zone_instance_owner: tuple  # instance -> player index, -1 for shared, -(team + 2) for a team's
+    zone_instance_zone: tuple  # instance -> index into zones
+    vars: list                 # VarInfo, in slot order with options
+    var_count: int
+    codes: list
+    rule_index: dict
+    choices: list
+    action_count: int
+    score: object              # (closure, frame size) or None
+    tiebreak: object
+    invariants: list           # (name, closure, frame size, span)
+    entry: str = ""
+    digest: str = ""
+    sources: dict = attrs.Factory(dict)
+
+    def option(self, name):
+        for o in self.options:
+            if o.name == name:
+                return o
+        return None

@@ -1,0 +1,231 @@
+"""The machine: runs a compiled program on a State until the next decision.
+
+The state's stack holds frames `[rule index, pc, locals...]`. Each step calls
+the operation at `pc` of the top frame; the operation returns the next pc, or
+CALLED (a frame was pushed or popped) or WAITING (a decision is pending). When
+the stack is empty the game is over and the scores are computed.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..compile.compiler import CALLED, OFFSET, WAITING
+from ..compile.errors import RuleFailure, RulesRuntimeError
+from . import rng
+from .state import State
+
+STEP_BUDGET = 2_000_000
+
+
+class IllegalDecision(Exception):
+    """A decision that is not among the legal options; the state is untouched."""
+
+
+@attrs.frozen
+class Option:
+    id: int
+    label: str
+
+
+def new_game(program, players: int, options: dict | None = None, seed: int = 0, names=None, sink=None) -> State:
+    """Set up a game and run it to its first decision. `options` maps names to stored values."""
+    if not program.min_players <= players <= program.max_players:
+        raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
+    m = State()
+    m.program = program
+    m.n = players
+    m.names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
+    m.sink = sink
+    m.zones = [[] for _ in program.zone_instance_names]
+    m.where = [-1] * len(program.card_names)
+    m.vars = [None] * program.var_count
+    m.rng = rng.seed_state(seed)
+    values = dict(options or {})
+    for o in program.options:
+        m.vars[o.slot] = values.pop(o.name, o.default)
+    if values:
+        raise ValueError(f"{program.title} has no option '{sorted(values)[0]}'")
+    for v in program.vars:
+        if v.init is None:
+            value = v.default
+            m.vars[v.slot] = [value] * players if v.owner == "player" else ([value] * len(program.teams) if v.owner == "team" else value)
+            continue
+        frame = [None, 0] + [None] * v.frame_size
+        try:
+            if v.owner:
+                count = players if v.owner == "player" else len(program.teams)
+                m.vars[v.slot] = [v.init(m, frame) for _ in range(count)]
+            else:
+                m.vars[v.slot] = v.init(m, frame)
+        except RuleFailure as e:
+            raise RulesRuntimeError(f"the starting value of '{v.name}': {e}") from None
+    play = program.rule_index["play"]
+    m.stack.append([play, 0] + [None] * program.codes[play].frame_size)
+    if "setup" in program.rule_index:
+        setup = program.rule_index["setup"]
+        m.stack.append([setup, 0] + [None] * program.codes[setup].frame_size)
+    run(m)
+    return m
+
+
+def _count_text(program):
+    if program.min_players == program.max_players:
+        return f"{program.min_players} players"
+    return f"{program.min_players} to {program.max_players} players"
+
+
+def run(m: State, budget: int = STEP_BUDGET) -> None:
+    """Run until a decision is pending or the game is over."""
+    codes = m.program.codes
+    stack = m.stack
+    steps = 0
+    fr = None
+    pc = 0
+    try:
+        while stack:
+            fr = stack[-1]
+            ops = codes[fr[0]].ops
+            pc = fr[1]
+            while pc >= 0:
+                steps += 1
+                fr[1] = pc
+                pc = ops[pc](m, fr)
+            if pc == WAITING:
+                return
+            if steps > budget:
+                raise _Runaway()
+            # CALLED: a frame was pushed (the caller saved its pc) or popped
+    except _Runaway:
+        raise _runtime_error(m, fr, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
+    except RuleFailure as e:
+        raise _runtime_error(m, fr, str(e)) from None
+    except RecursionError:
+        raise _runtime_error(m, fr, "a function calls itself without end") from None
+    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
+        raise _runtime_error(m, fr, f"{type(e).__name__}: {e}") from None
+    m.pending = None
+    finish(m)
+
+
+class _Runaway(Exception):
+    pass
+
+
+def _runtime_error(m, fr, message):
+    codes = m.program.codes
+    chain = []
+    span = None
+    for frame in reversed(m.stack):
+        code = codes[frame[0]]
+        pc = frame[1]
+        where = code.spans[pc] if 0 <= pc < len(code.spans) else code.span
+        if span is None:
+            span = where
+        chain.append((code.name.split("@")[0], str(where)))
+    return RulesRuntimeError(message, span, chain)
+
+
+def finish(m: State) -> None:
+    p = m.program
+    scores = tuple(_score(m, p.score, i) for i in range(m.n)) if p.score else tuple(0 for _ in range(m.n))
+    ties = tuple(_score(m, p.tiebreak, i) for i in range(m.n)) if p.tiebreak else tuple(0 for _ in range(m.n))
+    best = max(zip(scores, ties))
+    winners = tuple(i for i in range(m.n) if (scores[i], ties[i]) == best)
+    m.result = (scores, ties, winners)
+
+
+def _score(m, score, player):
+    fn, size = score
+    frame = [None, 0, player] + [None] * size
+    try:
+        return fn(m, frame)
+    except RuleFailure as e:
+        raise RulesRuntimeError(f"scoring: {e}") from None
+
+
+# ------------------------------------------------------------------ decisions
+def chooser(m: State):
+    return m.pending[1] if m.pending else None
+
+
+def legal_ids(m: State) -> list[int]:
+    """Ids of the legal options, in the order the rules list them (pass last)."""
+    if m.pending is None:
+        return []
+    ci, _who, values = m.pending
+    info = m.program.choices[ci]
+    pos = info.position
+    off = info.offset
+    ids = [off + pos(v) for v in values]
+    if info.may:
+        ids.append(off + info.size)
+    return ids
+
+
+def legal_options(m: State) -> list[Option]:
+    if m.pending is None:
+        return []
+    return [Option(i, label(m, i)) for i in legal_ids(m)]
+
+
+def label(m: State, action_id: int) -> str:
+    """The readable label of an option of the pending decision."""
+    ci, _who, _values = m.pending
+    info = m.program.choices[ci]
+    fr = m.stack[-1]
+    if info.may and action_id == info.offset + info.size:
+        return info.pass_label(m, fr)
+    saved = fr[info.var_index]
+    fr[info.var_index] = info.value_at(action_id - info.offset)
+    try:
+        return info.label(m, fr)
+    finally:
+        fr[info.var_index] = saved
+
+
+def decide(m: State, action_id: int) -> None:
+    """Take a legal option and run to the next decision; an illegal id changes nothing."""
+    if m.pending is None:
+        raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
+    ci, _who, values = m.pending
+    info = m.program.choices[ci]
+    fr = m.stack[-1]
+    k = action_id - info.offset
+    if info.may and k == info.size:
+        fr[1] = info.else_pc
+    else:
+        if not 0 <= k < info.size:
+            raise IllegalDecision(f"option {action_id} is not one of the options of this decision")
+        value = info.value_at(k)
+        if value not in values:
+            raise IllegalDecision(f"'{label(m, action_id)}' is not allowed now")
+        fr[info.var_index] = value
+        fr[1] = info.body_pc
+    m.pending = None
+    m.decisions += 1
+    run(m)
+
+
+def decide_by_label(m: State, text: str) -> int:
+    for o in legal_options(m):
+        if o.label == text:
+            decide(m, o.id)
+            return o.id
+    raise IllegalDecision(f"'{text}' is not a legal option now")
+
+
+def check_invariants(m: State) -> list[str]:
+    """Names of the program's invariants that do not hold in this state."""
+    failed = []
+    for name, fn, size, _span in m.program.invariants:
+        try:
+            ok = fn(m, [None, 0] + [None] * size)
+        except RuleFailure:
+            ok = False
+        if not ok:
+            failed.append(name)
+    return failed
+
+
+__all__ = ["new_game", "run", "decide", "legal_ids", "legal_options", "label", "chooser", "IllegalDecision",
+           "Option", "check_invariants", "OFFSET", "CALLED"]

@@ -1,0 +1,53 @@
+"""A game in progress, as plain data.
+
+Everything that changes lives here: the zones and where each card is, the
+variables, the RNG, and where the rules wait (a stack of frames, each a list
+`[rule index, pc, local values...]`, plus the pending decision). Values are
+ints, bools, strings, None and tuples of them, so a copy is a few list copies
+and a save is a YAML document.
+"""
+from __future__ import annotations
+
+
+class State:
+    __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
+                 "decisions", "program")
+
+    def __init__(self):
+        self.zones: list[list[int]] = []
+        self.where: list[int] = []
+        self.vars: list = []
+        self.rng: int = 0
+        self.stack: list[list] = []
+        self.pending = None          # (choice index, chooser, options tuple) while waiting
+        self.n = 0
+        self.names: tuple = ()
+        self.result = None           # (scores tuple, tiebreaks tuple, winners tuple) once over
+        self.sink = None             # list collecting narration, or None (not part of the game)
+        self.decisions = 0           # decisions taken so far
+        self.program = None
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def copy(self, keep_sink: bool = False) -> "State":
+        c = State.__new__(State)
+        c.zones = [z[:] for z in self.zones]
+        c.where = self.where[:]
+        c.vars = [v[:] if type(v) is list else v for v in self.vars]
+        c.rng = self.rng
+        c.stack = [f[:] for f in self.stack]
+        c.pending = self.pending
+        c.n = self.n
+        c.names = self.names
+        c.result = self.result
+        c.sink = self.sink if keep_sink else None
+        c.decisions = self.decisions
+        c.program = self.program
+        return c
+
+    def same_as(self, other: "State") -> bool:
+        return (self.zones == other.zones and self.where == other.where and self.vars == other.vars
+                and self.rng == other.rng and self.stack == other.stack and self.pending == other.pending
+                and self.n == other.n and self.result == other.result and self.decisions == other.decisions)

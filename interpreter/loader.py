@@ -1,0 +1,43 @@
+"""One call from a file to a runnable game: parse, check, compile (cel-go style).
+
+`load(ref)` returns a Program or raises RulesError carrying every diagnostic.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .check.checker import check
+from .check.modules import display_path, load_declarations, resolve_game
+from .compile.compiler import Compiler
+from .diagnostics import Diagnostic, RulesError, Span
+
+
+def load_file(path: str | Path):
+    path = Path(path)
+    loaded = load_declarations(path)
+    diags = list(loaded.diagnostics)
+    if not diags or all(d.severity != "error" for d in diags):
+        checked = check(loaded.decls, loaded.originals, diags)
+        if not any(d.severity == "error" for d in diags):
+            program = Compiler(checked, diags).compile()
+            if not any(d.severity == "error" for d in diags):
+                program.entry = display_path(path)
+                program.digest = loaded.digest
+                program.sources = loaded.sources
+                return program
+    elif loaded.decls:
+        # syntax errors stop here: names in a half-read file would only add noise
+        pass
+    raise RulesError(diags, loaded.sources)
+
+
+def load(ref: str):
+    """A bundled game name (`blackmore`) or a path to a .rules file."""
+    try:
+        path = resolve_game(ref)
+    except FileNotFoundError:
+        from .check.modules import bundled_games
+        from .diagnostics import did_you_mean
+        hint = did_you_mean(ref, bundled_games()) or f"bundled games: {', '.join(bundled_games())}"
+        raise RulesError([Diagnostic(Span(ref, 0, 0), f"no game or file named '{ref}'", hint)]) from None
+    return load_file(path)

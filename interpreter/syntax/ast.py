@@ -1,0 +1,478 @@
+"""The abstract syntax tree: frozen attrs classes, each with the Span it came from.
+
+Each class's docstring shows the source it stands for.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..diagnostics import Span
+
+
+def node(cls):
+    return attrs.frozen(eq=False, repr=True)(cls)
+
+
+# ------------------------------------------------------------------ types
+@node
+class NamedType:
+    """`Int`, `Player`, `Colour`, `Witch`"""
+    span: Span
+    name: str
+
+
+@node
+class GenericType:
+    """`List[Witch]`, `Zone[Witch]`"""
+    span: Span
+    name: str
+    arg: object
+
+
+@node
+class RangeType:
+    """`1..9`"""
+    span: Span
+    lo: int
+    hi: int
+
+
+# ------------------------------------------------------------ expressions
+@node
+class IntLit:
+    """`42`"""
+    span: Span
+    value: int
+
+
+@node
+class BoolLit:
+    """`true`"""
+    span: Span
+    value: bool
+
+
+@node
+class Template:
+    """`"{p} plays {c}"`: literal text and interpolated expressions."""
+    span: Span
+    parts: tuple  # str | expression
+
+
+@node
+class Name:
+    """`hand_size`"""
+    span: Span
+    id: str
+
+
+@node
+class Attr:
+    """`c.colour`, `p.hand`"""
+    span: Span
+    obj: object
+    name: str
+    name_span: Span
+
+
+@node
+class Call:
+    """`size(deck)`, `strength(c)`"""
+    span: Span
+    func: str
+    func_span: Span
+    args: tuple
+
+
+@node
+class Index:
+    """`order[0]`"""
+    span: Span
+    obj: object
+    index: object
+
+
+@node
+class ListLit:
+    """`[a, b, c]`"""
+    span: Span
+    items: tuple
+
+
+@node
+class RangeLit:
+    """`1..9`"""
+    span: Span
+    lo: int
+    hi: int
+
+
+@node
+class Cond:
+    """`if a then b else c`"""
+    span: Span
+    test: object
+    then: object
+    other: object
+
+
+@node
+class BinOp:
+    """`a + b`, `a mod 9`"""
+    span: Span
+    op: str
+    left: object
+    right: object
+
+
+@node
+class Compare:
+    """`a == b`, `c in xs`, `c not in xs`"""
+    span: Span
+    op: str
+    left: object
+    right: object
+
+
+@node
+class BoolOp:
+    """`a and b`, `a or b`"""
+    span: Span
+    op: str
+    left: object
+    right: object
+
+
+@node
+class Not:
+    """`not a`"""
+    span: Span
+    operand: object
+
+
+@node
+class Neg:
+    """`-a`"""
+    span: Span
+    operand: object
+
+
+@node
+class CompFor:
+    """`for c in xs if cond` inside a comprehension"""
+    span: Span
+    var: str
+    iterable: object
+    cond: object
+
+
+@node
+class Comprehension:
+    """`[c.number for c in p.won]`, `sum(c.number for c in p.won)`"""
+    span: Span
+    element: object
+    fors: tuple
+
+
+@node
+class BestBy:
+    """`max(c in cards by strength(c))`: the element with the best key"""
+    span: Span
+    var: str
+    iterable: object
+    key: object
+
+
+# ------------------------------------------------------------- statements
+@node
+class Let:
+    """`let winner = best.owner`"""
+    span: Span
+    name: str
+    value: object
+
+
+@node
+class Assign:
+    """`first = winner`, `p.score += 3`"""
+    span: Span
+    target: object
+    op: str
+    value: object
+
+
+@node
+class Move:
+    """`move c to p.played`, `move p.played to winner.won`, `move x to z bottom`"""
+    span: Span
+    what: object
+    to: object
+    bottom: bool
+
+
+@node
+class Shuffle:
+    """`shuffle deck`"""
+    span: Span
+    zone: object
+
+
+@node
+class Say:
+    """`say "{p} wins"`"""
+    span: Span
+    text: Template
+
+
+@node
+class ExprStmt:
+    """`refill(p)`: a call of a rule"""
+    span: Span
+    expr: object
+
+
+@node
+class Pass:
+    """`pass`"""
+    span: Span
+
+
+@node
+class Stop:
+    """`stop`: leave the current rule"""
+    span: Span
+
+
+@node
+class If:
+    """`if a: ... elif b: ... else: ...`"""
+    span: Span
+    branches: tuple  # ((cond, block), ...)
+    otherwise: tuple | None
+
+
+@node
+class For:
+    """`for p in players: ...`"""
+    span: Span
+    var: str
+    iterable: object
+    body: tuple
+
+
+@node
+class While:
+    """`while size(deck) > 0: ...`"""
+    span: Span
+    cond: object
+    body: tuple
+
+
+@node
+class Repeat:
+    """`repeat 6: ...`"""
+    span: Span
+    count: object
+    body: tuple
+
+
+@node
+class Choose:
+    """`p chooses c in p.hand where ... as "play {c}": ...` (with `may`, also `or "pass"` and `else:`)"""
+    span: Span
+    chooser: object
+    may: bool
+    var: str
+    domain: object
+    where: object
+    label: Template | None
+    pass_label: Template | None
+    body: tuple
+    otherwise: tuple | None
+
+
+# ------------------------------------------------------------ declarations
+@node
+class Param:
+    span: Span
+    name: str
+    type: object
+
+
+@node
+class Field:
+    span: Span
+    name: str
+    type: object
+
+
+@node
+class GameDecl:
+    """`game "The Witches of Blackmore"`"""
+    span: Span
+    title: str
+
+
+@node
+class PlayersDecl:
+    """`players 2..6`"""
+    span: Span
+    lo: int
+    hi: int
+
+
+@node
+class TeamsDecl:
+    """`teams Red, Blue`"""
+    span: Span
+    names: tuple
+
+
+@node
+class ImportDecl:
+    """`import cards`, `import "helpers.rules"`"""
+    span: Span
+    ref: str
+    is_path: bool
+
+
+@node
+class ExtendsDecl:
+    """`extends blackmore`, `extends "../games/blackmore.rules"`"""
+    span: Span
+    ref: str
+    is_path: bool
+
+
+@node
+class ChoiceDomain:
+    span: Span
+    values: tuple
+
+
+@node
+class RangeDomain:
+    span: Span
+    lo: int
+    hi: int
+
+
+@node
+class BoolDomain:
+    span: Span
+
+
+@node
+class OptionDecl:
+    """`option wheel: descending | ascending = descending "help"`"""
+    span: Span
+    override: bool
+    name: str
+    domain: object
+    default: object
+    doc: str
+
+
+@node
+class EnumDecl:
+    """`enum Colour: Yellow, Blue, Red`"""
+    span: Span
+    override: bool
+    name: str
+    values: tuple
+
+
+@node
+class CardDecl:
+    """`card Witch(colour: Colour, number: 1..9) named "{colour} {number}"`"""
+    span: Span
+    override: bool
+    name: str
+    fields: tuple
+    named: Template | None
+
+
+@node
+class CardsDecl:
+    """`cards witches = [Witch(c, n) for c in Colour for n in 1..9]`"""
+    span: Span
+    override: bool
+    name: str
+    value: object
+
+
+@node
+class ZoneDecl:
+    """`zone hand of Witch per player, seen by owner`"""
+    span: Span
+    override: bool
+    name: str
+    type: object
+    owner: str | None
+    seen: str
+
+
+@node
+class VarDecl:
+    """`var first: Player`, `var points: Int per player = 0`"""
+    span: Span
+    override: bool
+    name: str
+    type: object
+    owner: str | None
+    init: object
+
+
+@node
+class DefDecl:
+    """`def strength(c: Witch): Int = ...`"""
+    span: Span
+    override: bool
+    name: str
+    params: tuple
+    ret: object
+    body: object
+
+
+@node
+class RuleDecl:
+    """`rule contest: ...`"""
+    span: Span
+    override: bool
+    name: str
+    params: tuple
+    body: tuple
+
+
+@node
+class ScoreDecl:
+    """`score p = sum(c.number for c in p.won)`, `tiebreak p = ...`"""
+    span: Span
+    override: bool
+    kind: str
+    var: str
+    value: object
+
+    @property
+    def name(self):
+        return self.kind
+
+
+@node
+class InvariantDecl:
+    """`invariant hands_small: all(size(p.hand) <= 6 for p in players)`"""
+    span: Span
+    override: bool
+    name: str
+    value: object
+
+
+@node
+class Module:
+    """A whole .rules file."""
+    span: Span
+    path: str
+    decls: tuple
+
+
+NAMED_DECLS = (OptionDecl, EnumDecl, CardDecl, CardsDecl, ZoneDecl, VarDecl, DefDecl, RuleDecl, ScoreDecl, InvariantDecl)

@@ -1,0 +1,522 @@
+"""Text → AST. Lark parses with the grammar in grammar/rulecraft.lark; a
+Transformer builds the frozen AST so positions survive; Lark's exceptions become
+diagnostics here and nowhere else.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import DedentError, Indenter
+
+from ..diagnostics import Diagnostic, RulesError, Span
+from . import ast
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    text = importlib.resources.files("rulecraft.grammar").joinpath("rulecraft.lark").read_text(encoding="utf-8")
+    return Lark(
+        text,
+        parser="lalr",
+        lexer="contextual",
+        postlex=_RulesIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+        cache=False,
+    )
+
+
+class _ParseFailure(Exception):
+    def __init__(self, diagnostic):
+        self.diagnostic = diagnostic
+
+
+_STRING_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unescape(body: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Builds AST nodes; `line`/`col_offset` shift positions for text inside strings."""
+
+    def __init__(self, path: str, line_shift: int = 0, col_shift: int = 0):
+        super().__init__()
+        self.path = path
+        self.line_shift = line_shift
+        self.col_shift = col_shift
+
+    # ---- positions
+    def span(self, meta) -> Span:
+        if getattr(meta, "empty", False) or not hasattr(meta, "line"):
+            return Span(self.path, 1 + self.line_shift, 1 + self.col_shift)
+        return Span(self.path, meta.line + self.line_shift, meta.column + self.col_shift,
+                    meta.end_line + self.line_shift, meta.end_column + self.col_shift)
+
+    def tspan(self, tok: Token) -> Span:
+        return Span(self.path, tok.line + self.line_shift, tok.column + self.col_shift,
+                    tok.end_line + self.line_shift, tok.end_column + self.col_shift)
+
+    def template(self, tok: Token) -> ast.Template:
+        return parse_template(tok, self.path, self.line_shift, self.col_shift)
+
+    # ---- module
+    def start(self, meta, decls):
+        return list(decls)
+
+    def game_decl(self, meta, c):
+        return ast.GameDecl(self.span(meta), _unescape(c[0][1:-1]))
+
+    def players_decl(self, meta, c):
+        lo = int(c[0])
+        hi = int(c[1]) if c[1] is not None else lo
+        return ast.PlayersDecl(self.span(meta), lo, hi)
+
+    def teams_decl(self, meta, c):
+        return ast.TeamsDecl(self.span(meta), tuple(str(t) for t in c))
+
+    def module_ref(self, meta, c):
+        tok = c[0]
+        if tok.type == "STRING":
+            return (_unescape(tok[1:-1]), True)
+        return (str(tok), False)
+
+    def import_decl(self, meta, c):
+        ref, is_path = c[0]
+        return ast.ImportDecl(self.span(meta), ref, is_path)
+
+    def extends_decl(self, meta, c):
+        ref, is_path = c[0]
+        return ast.ExtendsDecl(self.span(meta), ref, is_path)
+
+    def override(self, meta, c):
+        return c[0] is not None
+
+    def choice_domain(self, meta, c):
+        return ast.ChoiceDomain(self.span(meta), tuple(str(t) for t in c))
+
+    def range_domain(self, meta, c):
+        return ast.RangeDomain(self.span(meta), int(c[0]), int(c[1]))
+
+    def bool_domain(self, meta, c):
+        return ast.BoolDomain(self.span(meta))
+
+    def option_decl(self, meta, c):
+        ov, name, domain, _eq, default, doc = c
+        return ast.OptionDecl(self.span(meta), ov, str(name), domain, default, _unescape(doc[1:-1]) if doc else "")
+
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(self.span(meta), c[0], str(c[1]), tuple(str(t) for t in c[2:]))
+
+    def field(self, meta, c):
+        return ast.Field(self.span(meta), str(c[0]), c[1])
+
+    def card_decl(self, meta, c):
+        ov, name, *rest = c
+        named = rest.pop()
+        return ast.CardDecl(self.span(meta), ov, str(name), tuple(rest), self.template(named) if named else None)
+
+    def cards_decl(self, meta, c):
+        return ast.CardsDecl(self.span(meta), c[0], str(c[1]), c[3])
+
+    def owner(self, meta, c):
+        return str(c[0])
+
+    def seen(self, meta, c):
+        return str(c[0])
+
+    def zone_decl(self, meta, c):
+        ov, name, typ, owner, seen = c
+        return ast.ZoneDecl(self.span(meta), ov, str(name), typ, owner, seen or "all")
+
+    def var_decl(self, meta, c):
+        ov, name, typ, owner, _eq, init = c
+        return ast.VarDecl(self.span(meta), ov, str(name), typ, owner, init)
+
+    def def_decl(self, meta, c):
+        ov, name, params, ret, _eq, body = c
+        return ast.DefDecl(self.span(meta), ov, str(name), tuple(params or ()), ret, body)
+
+    def rule_decl(self, meta, c):
+        ov, name, params, body = c
+        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body)
+
+    def score_decl(self, meta, c):
+        ov, kind, var, _eq, value = c
+        return ast.ScoreDecl(self.span(meta), ov, str(kind), str(var), value)
+
+    def invariant_decl(self, meta, c):
+        return ast.InvariantDecl(self.span(meta), c[0], str(c[1]), c[2])
+
+    def params(self, meta, c):
+        return tuple(p for p in c if p is not None)
+
+    def param(self, meta, c):
+        return ast.Param(self.span(meta), str(c[0]), c[1])
+
+    def named_type(self, meta, c):
+        return ast.NamedType(self.span(meta), str(c[0]))
+
+    def generic_type(self, meta, c):
+        return ast.GenericType(self.span(meta), str(c[0]), c[1])
+
+    def range_type(self, meta, c):
+        return ast.RangeType(self.span(meta), int(c[0]), int(c[1]))
+
+    # ---- statements
+    def block(self, meta, c):
+        return tuple(c)
+
+    def let_stmt(self, meta, c):
+        return ast.Let(self.span(meta), str(c[0]), c[2])
+
+    def assign_stmt(self, meta, c):
+        target, op, value = c
+        if not isinstance(target, (ast.Name, ast.Attr)):
+            raise _ParseFailure(Diagnostic(target.span, "this cannot be assigned to",
+                                           "assign to a variable (`first = p`) or a player's variable (`p.points += 1`)"))
+        return ast.Assign(self.span(meta), target, str(op), value)
+
+    def move_stmt(self, meta, c):
+        return ast.Move(self.span(meta), c[0], c[1], c[2] is not None)
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(self.span(meta), c[0])
+
+    def say_stmt(self, meta, c):
+        return ast.Say(self.span(meta), self.template(c[0]))
+
+    def expr_stmt(self, meta, c):
+        e = c[0]
+        if not isinstance(e, ast.Call):
+            raise _ParseFailure(Diagnostic(e.span, "this expression does nothing on its own",
+                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, `say`, `if`, `for`, `while`, `repeat` or a choice"))
+        return ast.ExprStmt(self.span(meta), e)
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(self.span(meta))
+
+    def stop_stmt(self, meta, c):
+        return ast.Stop(self.span(meta))
+
+    def if_stmt(self, meta, c):
+        cond, body, *rest = c
+        branches = [(cond, body)]
+        otherwise = None
+        for r in rest:
+            if r is None:
+                continue
+            if r[0] == "elif":
+                branches.append((r[1], r[2]))
+            else:
+                otherwise = r[1]
+        return ast.If(self.span(meta), tuple(branches), otherwise)
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return ast.For(self.span(meta), str(c[0]), c[2], c[3])
+
+    def while_stmt(self, meta, c):
+        return ast.While(self.span(meta), c[0], c[1])
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(self.span(meta), c[0], c[1])
+
+    def where(self, meta, c):
+        return c[0]
+
+    def label(self, meta, c):
+        return (self.template(c[0]), self.template(c[1]) if c[1] is not None else None)
+
+    def choose_stmt(self, meta, c):
+        chooser, may, _kw, var, _in, domain, where, label, body, otherwise = c
+        label_t, pass_t = label if label else (None, None)
+        if may is None and _kw == "choose":
+            raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses`, or `may choose` for a choice that can be declined"))
+        if may is not None and _kw == "chooses":
+            raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `may choose`, not `may chooses`"))
+        if may is None and (pass_t is not None or otherwise is not None):
+            span = pass_t.span if pass_t is not None else self.span(meta)
+            raise _ParseFailure(Diagnostic(span, "only a choice with `may` can be declined",
+                                           "write `may choose` to let the player decline"))
+        return ast.Choose(self.span(meta), chooser, may is not None, str(var), domain, where, label_t, pass_t, body,
+                          otherwise[1] if otherwise else None)
+
+    # ---- expressions
+    def cond_expr(self, meta, c):
+        return ast.Cond(self.span(meta), *c)
+
+    def or_(self, meta, c):
+        return ast.BoolOp(self.span(meta), "or", c[0], c[1])
+
+    def and_(self, meta, c):
+        return ast.BoolOp(self.span(meta), "and", c[0], c[1])
+
+    def not_(self, meta, c):
+        return ast.Not(self.span(meta), c[0])
+
+    def compare(self, meta, c):
+        op = " ".join(str(c[1]).split())
+        return ast.Compare(self.span(meta), op, c[0], c[2])
+
+    def binop(self, meta, c):
+        op = str(c[1])
+        if op == "mod":
+            op = "%"
+        return ast.BinOp(self.span(meta), op, c[0], c[2])
+
+    def neg(self, meta, c):
+        return ast.Neg(self.span(meta), c[1])
+
+    def attr(self, meta, c):
+        return ast.Attr(self.span(meta), c[0], str(c[1]), self.tspan(c[1]))
+
+    def call(self, meta, c):
+        func, args = c
+        if not isinstance(func, ast.Name):
+            raise _ParseFailure(Diagnostic(func.span, "only rules and functions can be called by name",
+                                           "write `name(arguments)`"))
+        return ast.Call(self.span(meta), func.id, func.span, tuple(args or ()))
+
+    def index(self, meta, c):
+        return ast.Index(self.span(meta), c[0], c[1])
+
+    def int_lit(self, meta, c):
+        value = int(c[0])
+        if value > 10**12:
+            raise _ParseFailure(Diagnostic(self.tspan(c[0]), "this number is too large", "numbers in rules stay below 10^12"))
+        return ast.IntLit(self.span(meta), value)
+
+    def str_lit(self, meta, c):
+        return self.template(c[0])
+
+    def name(self, meta, c):
+        return ast.Name(self.span(meta), str(c[0]))
+
+    def true_lit(self, meta, c):
+        return ast.BoolLit(self.span(meta), True)
+
+    def false_lit(self, meta, c):
+        return ast.BoolLit(self.span(meta), False)
+
+    def list_lit(self, meta, c):
+        return ast.ListLit(self.span(meta), tuple(c[0] or ()))
+
+    def range_lit(self, meta, c):
+        return ast.RangeLit(self.span(meta), int(c[0]), int(c[1]))
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    def comp_for(self, meta, c):
+        return ast.CompFor(self.span(meta), str(c[0]), c[2], c[3])
+
+    def comprehension(self, meta, c):
+        return ast.Comprehension(self.span(meta), c[0], tuple(c[1:]))
+
+    def best_by(self, meta, c):
+        head, key = c
+        if not (isinstance(head, ast.Compare) and head.op == "in" and isinstance(head.left, ast.Name)):
+            raise _ParseFailure(Diagnostic(head.span, "`by` needs the form `name in collection by key`",
+                                           "for example `max(c in cards by strength(c))`"))
+        return ast.BestBy(self.span(meta), head.left.id, head.right, key)
+
+
+def parse_template(tok: Token, path: str, line_shift: int = 0, col_shift: int = 0) -> ast.Template:
+    """Split a string literal into text and `{expression}` parts (`{{` is a brace)."""
+    raw = str(tok)
+    body = raw[1:-1]
+    line = tok.line + line_shift
+    base_col = tok.column + col_shift + 1  # column of the first character inside the quotes
+    span = Span(path, line, tok.column + col_shift, tok.end_line + line_shift, tok.end_column + col_shift)
+    parts: list = []
+    text = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            text.append(_STRING_ESCAPES.get(body[i + 1], body[i + 1]))
+            i += 2
+        elif body.startswith("{{", i) or body.startswith("}}", i):
+            text.append(ch)
+            i += 2
+        elif ch == "{":
+            end = body.find("}", i)
+            if end < 0:
+                raise _ParseFailure(Diagnostic(Span(path, line, base_col + i, line, base_col + i + 1),
+                                               "unclosed '{' in a text", "close it with '}', or write '{{' for a brace"))
+            if text:
+                parts.append("".join(text))
+                text = []
+            inner = body[i + 1:end]
+            if not inner.strip():
+                raise _ParseFailure(Diagnostic(Span(path, line, base_col + i, line, base_col + end + 1),
+                                               "empty '{}' in a text", "put an expression inside, like {p}"))
+            parts.append(_parse_expr_text(inner, path, tok.line + line_shift - 1, base_col + i))
+            i = end + 1
+        else:
+            text.append(ch)
+            i += 1
+    if text:
+        parts.append("".join(text))
+    return ast.Template(span, tuple(parts))
+
+
+def _parse_expr_text(text: str, path: str, line_shift: int, col_shift: int):
+    try:
+        tree = _lark().parse(text, start="expr")
+    except UnexpectedInput as e:
+        d = _diagnostic_from_lark(e, path, text)
+        s = d.span
+        raise _ParseFailure(Diagnostic(Span(path, s.line + line_shift, s.col + col_shift, s.line + line_shift,
+                                            s.col + col_shift + 1), d.message, d.hint)) from None
+    return _transform(tree, _ToAst(path, line_shift, col_shift))
+
+
+def _transform(tree, transformer):
+    try:
+        return transformer.transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, _ParseFailure):
+            raise e.orig_exc from None
+        raise
+
+
+_TOKEN_NAMES = {
+    "_NL": "the end of the line", "$END": "the end of the file", "_INDENT": "an indented block",
+    "_DEDENT": "the end of the block", "NAME": "a name", "INT": "a number", "STRING": "a text in quotes",
+    "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQ": "'='",
+    "DOT": "'.'", "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'",
+    "PLUS_EQ": "'+='", "MINUS_EQ": "'-='", "COMP_OP": "a comparison", "IN": "'in'", "VBAR": "'|'",
+}
+
+
+def _describe_expected(expected) -> str:
+    names = []
+    for t in sorted(expected):
+        if t in _TOKEN_NAMES:
+            names.append(_TOKEN_NAMES[t])
+        elif t.isupper() and not t.startswith("_"):
+            names.append("'" + t.lower().replace("_", " ") + "'")
+    names = sorted(set(names))
+    if not names:
+        return ""
+    if len(names) > 8:
+        names = names[:8] + ["…"]
+    return "expected " + ", ".join(names)
+
+
+def _token_text(tok) -> str:
+    if tok.type == "_NL":
+        return "end of line"
+    if tok.type == "_INDENT":
+        return "indentation"
+    if tok.type == "_DEDENT":
+        return "end of block"
+    if tok.type == "$END":
+        return "end of file"
+    return repr(str(tok))
+
+
+def _diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
+        hint = "text goes in double quotes" if ch in "'`" else ""
+        if ch == "\t":
+            hint = "indent with spaces"
+        return Diagnostic(Span(path, e.line, e.column, e.line, e.column + 1), f"unexpected character {ch!r}", hint)
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        line = tok.line if tok.line is not None else e.line
+        col = tok.column if tok.column is not None else e.column
+        if tok.type in ("_NL", "$END", "_DEDENT") or line is None or line < 1:
+            line, col = _end_of_previous_code(text, line if line and line > 0 else None)
+            width = 1
+        else:
+            width = max(1, (tok.end_column or col + 1) - col) if tok.end_line == tok.line else 1
+        expected = set(e.expected) if e.expected else set()
+        hint = _describe_expected(expected)
+        if "COLON" in expected and tok.type in ("_NL", "$END"):
+            hint = "a line that opens a block ends with ':'"
+        elif tok.type == "EQ" and "COMP_OP" in expected:
+            hint = "to compare, write '=='"
+        elif tok.type == "_INDENT":
+            hint = "this line is indented more than the one before it"
+        return Diagnostic(Span(path, line, col, line, col + width), f"unexpected {_token_text(tok)}", hint)
+    if isinstance(e, UnexpectedEOF):
+        line, col = _end_of_previous_code(text, None)
+        return Diagnostic(Span(path, line, col), "the file ends in the middle of something", _describe_expected(e.expected))
+    return Diagnostic(Span(path, getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1), "syntax error")
+
+
+def _end_of_previous_code(text: str, line: int | None):
+    """Position just after the last code character up to `line` (for errors at line ends)."""
+    lines = text.splitlines() or [""]
+    n = min(line or len(lines), len(lines))
+    for i in range(n - 1, -1, -1):
+        code = lines[i].split("#", 1)[0].rstrip()
+        if code:
+            return i + 1, len(code) + 1
+    return 1, 1
+
+
+def parse_module(text: str, path: str) -> ast.Module:
+    """Parse a whole file; raise RulesError with a diagnostic on a syntax error."""
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = _lark().parse(text, start="start")
+        decls = _transform(tree, _ToAst(path))
+    except _ParseFailure as f:
+        raise RulesError([f.diagnostic], {path: text}) from None
+    except DedentError as e:
+        line = _line_of_dedent(str(e), text)
+        raise RulesError([Diagnostic(Span(path, line, 1), "this line's indentation matches no enclosing block",
+                                     "indent it like the block it belongs to")], {path: text}) from None
+    except UnexpectedInput as e:
+        raise RulesError([_diagnostic_from_lark(e, path, text)], {path: text}) from None
+    except RecursionError:
+        raise RulesError([Diagnostic(Span(path, 1, 1), "the rules are nested too deeply to read",
+                                     "split deep expressions into `let` steps or `def`s")], {path: text}) from None
+    except LarkError as e:
+        raise RulesError([Diagnostic(Span(path, 1, 1), f"cannot read the rules: {e}")], {path: text}) from None
+    return ast.Module(Span(path, 1, 1), path, tuple(decls))
+
+
+def _line_of_dedent(message: str, text: str) -> int:
+    # Lark does not say where; find the first line whose indentation is not a known level.
+    levels = [0]
+    for no, raw in enumerate(text.splitlines(), 1):
+        stripped = raw.split("#", 1)[0]
+        if not stripped.strip():
+            continue
+        ind = len(raw) - len(raw.lstrip(" \t"))
+        if ind > levels[-1]:
+            levels.append(ind)
+            continue
+        while ind < levels[-1]:
+            levels.pop()
+        if ind != levels[-1]:
+            return no
+    return 1
