@@ -1,1 +1,6 @@
-"""Package marker so setuptools ships this folder."""
+"""Players that are not people: each picks one option id from the legal ones."""
+from __future__ import annotations
+
+from .basic import FirstLegalAgent, RandomAgent, make_agent, AGENT_KINDS
+
+__all__ = ["FirstLegalAgent", "RandomAgent", "make_agent", "AGENT_KINDS"]

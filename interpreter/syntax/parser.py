@@ -36,7 +36,7 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
-        cache=False,
+        cache=True,
     )
 
 

@@ -1,0 +1,257 @@
+"""Transcripts and saved games, in YAML.
+
+Both record the rules (reference and SHA-256), options, seed, players and
+every decision (id and label). A save also holds the state itself; a
+transcript of a finished game holds the final scores. Reading one back replays
+its decisions and checks each against the rules, so a corrupt or edited file is
+refused with one sentence naming the decision and why.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from ..compile.errors import RulesRuntimeError
+from ..diagnostics import RulesError, UserError
+from . import machine
+from .session import Session
+from .state import State
+
+FORMAT_VERSION = 1
+
+
+def _yaml():
+    y = YAML(typ="safe", pure=True)
+    y.default_flow_style = None
+    y.sort_base_mapping_type_on_output = False
+    y.width = 120
+    return y
+
+
+# -------------------------------------------------------------- state data
+def state_to_data(m: State) -> dict:
+    return {
+        "zones": [list(z) for z in m.zones],
+        "vars": [_plain(v) for v in m.vars],
+        "rng": m.rng,
+        "stack": [_plain(f) for f in m.stack],
+        "pending": _plain(m.pending),
+        "decisions": m.decisions,
+    }
+
+
+def _plain(v):
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _frozen(v):
+    if isinstance(v, list):
+        return tuple(_frozen(x) for x in v)
+    return v
+
+
+def state_from_data(program, data, players: int, names, sink=None) -> State:
+    """Rebuild a State from saved data, checking its shape; raise UserError if it is not a game of these rules."""
+    def bad(why):
+        return UserError(f"the saved state is damaged: {why}")
+    if not isinstance(data, dict):
+        raise bad("it is not a mapping")
+    m = State()
+    m.program = program
+    m.n = players
+    m.names = tuple(names)
+    m.sink = sink
+    zones = data.get("zones")
+    if not isinstance(zones, list) or len(zones) != len(program.zone_instance_names):
+        raise bad("its zones do not match the rules")
+    n_cards = len(program.card_names)
+    where = [-1] * n_cards
+    for zi, z in enumerate(zones):
+        if not isinstance(z, list) or not all(type(c) is int and 0 <= c < n_cards for c in z):
+            raise bad(f"zone '{program.zone_instance_names[zi]}' holds something that is not a card")
+        for c in z:
+            if where[c] != -1:
+                raise bad(f"{program.card_names[c]} is in two places")
+            where[c] = zi
+    m.zones = [list(z) for z in zones]
+    m.where = where
+    vars_ = data.get("vars")
+    if not isinstance(vars_, list) or len(vars_) != program.var_count:
+        raise bad("its variables do not match the rules")
+    m.vars = []
+    owners = {v.slot: v.owner for v in program.vars}
+    for slot, v in enumerate(vars_):
+        if owners.get(slot):
+            if not isinstance(v, list):
+                raise bad("a per-player variable is not a list")
+            m.vars.append([_frozen(x) for x in v])
+        else:
+            m.vars.append(_frozen(v))
+    if type(data.get("rng")) is not int:
+        raise bad("its random state is missing")
+    m.rng = data["rng"]
+    stack = data.get("stack")
+    if not isinstance(stack, list):
+        raise bad("its rule stack is missing")
+    m.stack = []
+    for f in stack:
+        if not isinstance(f, list) or len(f) < 2 or type(f[0]) is not int or not 0 <= f[0] < len(program.codes) \
+                or type(f[1]) is not int or not 0 <= f[1] < len(program.codes[f[0]].ops) \
+                or len(f) != program.codes[f[0]].frame_size + 2:
+            raise bad("its rule stack does not match the rules")
+        m.stack.append([f[0], f[1]] + [_frozen(x) for x in f[2:]])
+    pending = data.get("pending")
+    if pending is not None:
+        if not isinstance(pending, list) or len(pending) != 3 or type(pending[0]) is not int \
+                or not 0 <= pending[0] < len(program.choices):
+            raise bad("its pending decision does not match the rules")
+        m.pending = (pending[0], pending[1], _frozen(pending[2]))
+    m.decisions = data.get("decisions", 0)
+    if m.pending is None and not m.stack:
+        machine.finish(m)
+    return m
+
+
+# ----------------------------------------------------------------- writing
+def session_record(s: Session, kind: str) -> dict:
+    p = s.program
+    rec = {
+        "rulecraft": kind,
+        "version": FORMAT_VERSION,
+        "game": s.game_ref,
+        "title": p.title,
+        "rules_sha256": p.digest,
+        "seed": s.seed,
+        "players": s.state.n,
+        "names": list(s.state.names),
+        "options": {o.name: o.shown(s.options[o.name]) for o in p.options},
+        "decisions": [{"player": d.player + 1, "id": d.id, "label": d.label} for d in s.history],
+    }
+    if s.state.result is not None:
+        scores, ties, winners = s.state.result
+        rec["result"] = {"scores": {s.state.names[i]: scores[i] for i in range(s.state.n)},
+                         "winners": [s.state.names[i] for i in winners]}
+    if kind == "save":
+        rec["state"] = state_to_data(s.state)
+    return rec
+
+
+def dump(rec: dict) -> str:
+    buf = io.StringIO()
+    _yaml().dump(rec, buf)
+    return buf.getvalue()
+
+
+def write(path, s: Session, kind: str) -> None:
+    try:
+        Path(path).write_text(dump(session_record(s, kind)), encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+# ----------------------------------------------------------------- reading
+def read(path) -> dict:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    return parse(text, str(path))
+
+
+def parse(text: str, name: str = "the file") -> dict:
+    try:
+        data = _yaml().load(text)
+    except (YAMLError, ValueError, RecursionError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
+        raise UserError(f"{name} is not a valid transcript or save (YAML error: {first})") from None
+    if not isinstance(data, dict) or data.get("rulecraft") not in ("transcript", "save"):
+        raise UserError(f"{name} is not a rulecraft transcript or save")
+    if data.get("version") != FORMAT_VERSION:
+        raise UserError(f"{name} was written by another version of rulecraft (format {data.get('version')!r})")
+    for key, typ in (("game", str), ("seed", int), ("players", int), ("decisions", list)):
+        if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
+            raise UserError(f"{name} is damaged: '{key}' is missing or wrong")
+    return data
+
+
+def restore(data: dict, load_program, name: str = "the file", check_digest: bool = True,
+            narrate: bool = True, upto: int | None = None) -> Session:
+    """Rebuild the session a record describes by replaying its decisions (each one checked).
+
+    `load_program(ref)` gives the Program for the record's game reference.
+    """
+    try:
+        program = load_program(data["game"])
+    except RulesError as e:
+        raise UserError(f"{name} names rules that cannot be loaded ({data['game']}): "
+                        f"{e.diagnostics[0].message if e.diagnostics else 'error'}") from None
+    if check_digest and data.get("rules_sha256") and data["rules_sha256"] != program.digest:
+        raise UserError(f"{name} was made with other rules than today's {data['game']} (their SHA-256 differs)")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise UserError(f"{name} is damaged: 'options' is not a mapping")
+    settings = [f"{k}={v}" for k, v in options.items()]
+    values = Session.parse_options(program, settings)
+    names = data.get("names")
+    if names is not None and (not isinstance(names, list) or len(names) != data["players"]
+                              or not all(isinstance(x, str) for x in names)):
+        raise UserError(f"{name} is damaged: 'names' does not match the players")
+    try:
+        s = Session.start(program, data["game"], data["players"], data["seed"], values, names, narrate)
+    except RulesRuntimeError as e:
+        raise UserError(f"the rules failed while setting up: {e}") from None
+    decisions = data["decisions"][:upto] if upto is not None else data["decisions"]
+    for i, d in enumerate(decisions, 1):
+        if not isinstance(d, dict) or type(d.get("id")) is not int:
+            raise UserError(f"decision {i} in {name} is damaged")
+        if s.over:
+            raise UserError(f"decision {i} in {name} comes after the end of the game")
+        legal = {o.id: o.label for o in s.legal()}
+        if d["id"] not in legal:
+            shown = d.get("label", d["id"])
+            raise UserError(f"decision {i} in {name} ('{shown}') is not legal at that point: "
+                            f"{s.state.names[s.to_move]} could only choose {_few(legal.values())}")
+        if "label" in d and d["label"] != legal[d["id"]]:
+            raise UserError(f"decision {i} in {name} says '{d['label']}' but that option is '{legal[d['id']]}' "
+                            "in these rules")
+        if "player" in d and d["player"] != s.to_move + 1:
+            raise UserError(f"decision {i} in {name} is by player {d['player']}, but it was player {s.to_move + 1}'s to take")
+        try:
+            s.take(d["id"])
+        except RulesRuntimeError as e:
+            raise UserError(f"the rules failed at decision {i}: {e}") from None
+    return s
+
+
+def _few(labels) -> str:
+    labels = list(labels)
+    shown = ", ".join(f"'{x}'" for x in labels[:6])
+    return shown + (f" and {len(labels) - 6} more" if len(labels) > 6 else "")
+
+
+def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:
+    """A finished transcript's recorded result must be the one the replay gives."""
+    rec = data.get("result")
+    if rec is None:
+        return
+    if not s.over:
+        raise UserError(f"{name} records a result, but its decisions do not finish the game")
+    scores, _ties, winners = s.state.result
+    names = s.state.names
+    got = {"scores": {names[i]: scores[i] for i in range(s.state.n)}, "winners": [names[i] for i in winners]}
+    if rec != got:
+        raise UserError(f"{name} records the result {rec}, but replaying it gives {got}")
+
+
+def verify_state(data: dict, s: Session, name: str = "the save") -> None:
+    """A save's stored state must be the state its decisions lead to."""
+    if "state" not in data:
+        return
+    stored = state_from_data(s.program, data["state"], s.state.n, s.state.names)
+    if not stored.same_as(s.state):
+        raise UserError(f"{name} is damaged: its stored state is not where its decisions lead")

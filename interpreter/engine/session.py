@@ -1,0 +1,113 @@
+"""A game being played: the program, its state, and the decisions so far.
+
+This is the API the CLI, agents and tests use. A session can be saved and
+loaded (YAML), and written as a transcript that `replay` checks step by step.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..diagnostics import UserError
+from . import machine
+from .machine import IllegalDecision
+
+
+@attrs.define
+class Decision:
+    id: int
+    label: str
+    player: int
+
+
+@attrs.define(eq=False)
+class Session:
+    program: object
+    state: object
+    game_ref: str
+    seed: int
+    options: dict            # option name -> stored value
+    history: list = attrs.Factory(list)
+    narration: list = attrs.Factory(list)
+
+    # ----------------------------------------------------------- creation
+    @classmethod
+    def start(cls, program, game_ref: str, players: int, seed: int = 0, options: dict | None = None,
+              names=None, narrate: bool = True) -> "Session":
+        values = {o.name: o.default for o in program.options}
+        values.update(options or {})
+        sink = [] if narrate else None
+        try:
+            state = machine.new_game(program, players, values, seed, names, sink)
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        return cls(program, state, game_ref, seed, values, [], sink if sink is not None else [])
+
+    @staticmethod
+    def parse_options(program, settings) -> dict:
+        """`NAME=VALUE` strings → stored option values; a bad one raises UserError."""
+        out = {}
+        for item in settings or ():
+            if "=" not in item:
+                raise UserError(f"write options as NAME=VALUE, not '{item}'")
+            name, _, text = item.partition("=")
+            opt = program.option(name.strip())
+            if opt is None:
+                known = ", ".join(o.name for o in program.options) or "none"
+                raise UserError(f"{program.title} has no option '{name.strip()}' (its options: {known})")
+            try:
+                out[opt.name] = opt.parse(text)
+            except ValueError as e:
+                raise UserError(str(e)) from None
+        return out
+
+    # ------------------------------------------------------------ playing
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def to_move(self):
+        return machine.chooser(self.state)
+
+    def legal(self) -> list:
+        return machine.legal_options(self.state)
+
+    def take(self, option_id: int) -> None:
+        """Apply a decision; an illegal one raises IllegalDecision and changes nothing."""
+        m = self.state
+        if m.pending is None:
+            raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
+        if option_id not in machine.legal_ids(m):
+            ids = machine.legal_ids(m)
+            raise IllegalDecision(f"option {option_id} is not legal now (legal: {', '.join(map(str, ids))})")
+        who = machine.chooser(m)
+        text = machine.label(m, option_id)
+        before = m.copy(keep_sink=True)
+        mark = len(self.narration)
+        try:
+            machine.decide(m, option_id)
+        except Exception:
+            # atomic: a failing rule leaves the game as it was before the decision
+            del self.narration[mark:]
+            self.state = before
+            raise
+        self.history.append(Decision(option_id, text, who))
+
+    def take_label(self, text: str) -> None:
+        for o in self.legal():
+            if o.label == text:
+                self.take(o.id)
+                return
+        raise IllegalDecision(f"'{text}' is not a legal option now")
+
+    def drain_narration(self) -> list[str]:
+        out = list(self.narration)
+        self.narration.clear()
+        return out
+
+    # ------------------------------------------------------------- result
+    def scores(self):
+        if self.state.result is None:
+            return None
+        scores, ties, winners = self.state.result
+        return {"scores": list(scores), "tiebreaks": list(ties), "winners": list(winners)}

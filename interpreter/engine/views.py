@@ -1,0 +1,72 @@
+"""What one player may see, derived from zone visibility alone.
+
+A hidden zone shows only how many cards it holds, so a player's view cannot
+change when cards hidden from them are reshuffled. No game decides this; the
+`seen by` of each zone does.
+"""
+from __future__ import annotations
+
+from . import machine
+
+
+def can_see(program, zone, instance_owner: int, viewer) -> bool:
+    if viewer is None:          # omniscient
+        return True
+    seen = zone.seen
+    if seen == "all":
+        return True
+    if seen == "nobody":
+        return False
+    if seen == "owner":
+        return instance_owner == viewer
+    if seen == "team":
+        teams = max(1, len(program.teams))
+        return instance_owner <= -2 and (-instance_owner - 2) == viewer % teams or \
+            (instance_owner >= 0 and instance_owner % teams == viewer % teams)
+    return False
+
+
+def view(m, viewer=None) -> dict:
+    """A plain dict: zones (cards or counts), variables, whose decision it is, and the options if theirs."""
+    p = m.program
+    zones = {}
+    for zone in p.zones:
+        if zone.owner == "player":
+            owners = range(m.n)
+        elif zone.owner == "team":
+            owners = range(len(p.teams))
+        else:
+            owners = [None]
+        entry = {}
+        for k in owners:
+            inst = zone.base + (k or 0)
+            inst_owner = k if zone.owner == "player" else (-(k + 2) if zone.owner == "team" else -1)
+            cards = m.zones[inst]
+            shown = [p.card_names[c] for c in cards] if can_see(p, zone, inst_owner, viewer) else {"hidden": len(cards)}
+            if zone.owner == "player":
+                entry[m.names[k]] = shown
+            elif zone.owner == "team":
+                entry[p.teams[k]] = shown
+            else:
+                entry = shown
+        zones[zone.name] = entry
+    variables = {}
+    for v in p.vars:
+        value = m.vars[v.slot]
+        if v.owner == "player":
+            variables[v.name] = {m.names[i]: v.format(m, value[i]) for i in range(m.n)}
+        elif v.owner == "team":
+            variables[v.name] = {p.teams[i]: v.format(m, value[i]) for i in range(len(p.teams))}
+        else:
+            variables[v.name] = v.format(m, value)
+    out = {"zones": zones, "vars": variables}
+    if m.result is not None:
+        scores, _ties, winners = m.result
+        out["scores"] = {m.names[i]: scores[i] for i in range(m.n)}
+        out["winners"] = [m.names[i] for i in winners]
+    elif m.pending is not None:
+        who = machine.chooser(m)
+        out["to_decide"] = m.names[who]
+        if viewer is None or viewer == who:
+            out["options"] = [o.label for o in machine.legal_options(m)]
+    return out
