@@ -89,6 +89,14 @@ class RuleSym:
     decl: object
     params: tuple
     frame_size: int = 0
+    name: str = ""            # set for `when` handlers, which have no name of their own
+
+
+@attrs.define(eq=False)
+class EventSym:
+    decl: object
+    params: tuple
+    handlers: list = attrs.Factory(list)     # RuleSym of each `when`, in declaration order
 
 
 @attrs.define(eq=False)
@@ -125,6 +133,10 @@ class Checked:
     scores: dict              # "score"/"tiebreak" -> ScoreDecl
     score_slots: dict         # "score"/"tiebreak" -> (var slot, frame size)
     invariants: list
+    events: dict
+    handlers: list            # RuleSym for each `when`
+    scenarios: list
+    limit: int | None
     types: dict
     refs: dict
     slots: dict
@@ -186,6 +198,10 @@ class Checker:
         self.scores: dict = {}
         self.score_slots: dict = {}
         self.invariants: list = []
+        self.events: dict = {}
+        self.handlers: list = []
+        self.scenarios: list = []
+        self.limit = None
         self.in_rule = False
         self.option_types: dict = {}
         self.best_allowed: set = set()
@@ -257,6 +273,9 @@ class Checker:
                 typ = self.resolve_type(d.type)
                 if d.owner == "team" and not self.teams:
                     self.error(d.span, "this game has no teams", "declare them with `teams A, B`")
+                if d.index is not None:
+                    key = self.table_key(d.index)
+                    typ = T.TableT(key, typ) if key is not None else T.ANY
                 if self.claim(d.name, d):
                     sym = VarSym(d, typ, d.owner, self.new_var_slot())
                     self.globals[d.name] = sym
@@ -281,15 +300,58 @@ class Checker:
                 self.scores[d.kind] = d
             elif isinstance(d, ast.InvariantDecl):
                 self.invariants.append(d)
+            elif isinstance(d, ast.EventDecl):
+                if self.claim(d.name, d):
+                    sym = EventSym(d, self.resolve_params(d.params))
+                    self.globals[d.name] = sym
+                    self.events[d.name] = sym
+            elif isinstance(d, ast.LimitDecl):
+                if d.decisions < 1:
+                    self.error(d.span, "the limit must be at least one decision")
+                self.limit = d.decisions
+            elif isinstance(d, ast.ScenarioDecl):
+                if any(x.name == d.name for x in self.scenarios):
+                    self.error(d.span, f"scenario '{d.name}' is defined twice", "rename one of them")
+                self.scenarios.append(d)
+        for d in self.decls:
+            if isinstance(d, ast.WhenDecl):
+                event = self.events.get(d.event)
+                if event is None:
+                    self.error(d.span, f"unknown event '{d.event}'",
+                               did_you_mean(d.event, self.events) or f"declare it: `event {d.event}(...)`")
+                    continue
+                if len(d.params) != len(event.params):
+                    self.error(d.span, f"event '{d.event}' has {len(event.params)} parameter(s), not {len(d.params)}",
+                               f"{d.event}({', '.join(n for n, _ in event.params)})")
+                    continue
+                name = f"when {d.event}#{len(event.handlers) + 1}"
+                sym = RuleSym(d, tuple((n, t) for n, (_, t) in zip(d.params, event.params)))
+                sym.name = name
+                event.handlers.append(sym)
+                self.handlers.append(sym)
+        self.globals["winners"] = BuiltinValue("winners", T.ListT(T.PLAYER))
         if "play" not in self.rules and self.decls:
             self.error(self.decls[0].span, "the game has no `rule play`", "add `rule play:` with the course of the game")
+
+    def table_key(self, t):
+        if isinstance(t, ast.RangeType):
+            if t.lo > t.hi or t.hi - t.lo > 10000:
+                self.error(t.span, f"a table needs a small range, not {t.lo}..{t.hi}")
+                return None
+            return ("range", t.lo, t.hi)
+        typ = self.resolve_type(t)
+        if isinstance(typ, T.EnumT):
+            return typ
+        if typ is not T.ANY:
+            self.error(t.span, f"a table is indexed by an enum or a range like 1..6, not {typ}")
+        return None
 
     def new_var_slot(self) -> int:
         self.var_count += 1
         return self.var_count - 1
 
     def claim(self, name, decl) -> bool:
-        if name in ("players", "player_count", "teams", "original"):
+        if name in ("players", "player_count", "teams", "original", "winners"):
             self.error(decl.span, f"'{name}' is a built-in name", "choose another name")
             return False
         if name in self.globals:
@@ -425,6 +487,10 @@ class Checker:
             self.check_def(sym)
         for sym in self.rules.values():
             self.check_rule(sym)
+        for sym in self.handlers:
+            self.check_rule(sym)
+        for d in self.scenarios:
+            self.check_scenario(d)
         for kind, d in self.scores.items():
             self.scope = _Scope(d)
             self.scope.declare(d.var, T.PLAYER, d.span)
@@ -463,11 +529,50 @@ class Checker:
         self.scope = _Scope(d)
         self.current_decl = d
         self.in_rule = True
-        for (name, typ), p in zip(sym.params, d.params):
-            self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
+        if isinstance(d, ast.WhenDecl):
+            for (name, typ) in sym.params:
+                self.scope.declare(name, typ, d.span)
+            if d.where is not None:
+                self.expect(d.where, self.expr(d.where), T.BOOL, "a `where` condition")
+        else:
+            for (name, typ), p in zip(sym.params, d.params):
+                self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
         self.block(d.body)
         sym.frame_size = self.scope.count
         self.in_rule = False
+
+    def check_scenario(self, d: ast.ScenarioDecl):
+        """Scenario steps: header lines, an optional `arrange:` block (checked as a rule body), expectations."""
+        self.current_decl = d
+        seen_arrange = False
+        for step in d.steps:
+            self.scope = _Scope(d)
+            self.in_rule = False
+            if step.kind == "players":
+                if not self.min_players <= step.value <= self.max_players:
+                    self.error(step.span, f"this game is for {self.min_players}..{self.max_players} players, not {step.value}")
+            elif step.kind == "option":
+                opt = self.globals.get(step.name)
+                if not isinstance(opt, OptionSym):
+                    self.error(step.span, f"unknown option '{step.name}'", did_you_mean(step.name, [o.decl.name for o in self.options]))
+                else:
+                    _constant_option_value(step.value, opt, self)
+            elif step.kind == "arrange":
+                if seen_arrange:
+                    self.error(step.span, "a scenario has one `arrange:` block")
+                seen_arrange = True
+                sym = RuleSym(d, ())
+                sym.name = f"arrange {d.name}"
+                self.in_rule = True
+                self.block(step.value)
+                sym.frame_size = self.scope.count
+                self.slots[id(step)] = self.scope.count
+                self.in_rule = False
+            elif step.kind == "expect":
+                self.expect(step.value, self.expr(step.value), T.BOOL, "an expectation")
+                self.slots[id(step)] = self.scope.count
+            elif step.kind in ("take", "legal", "illegal"):
+                self.expr(step.value)
 
     # ------------------------------------------------------------ statements
     def block(self, stmts):
@@ -492,35 +597,11 @@ class Checker:
         self.slots[id(s)] = self.scope.declare(s.name, typ, s.span).slot
 
     def stmt_Assign(self, s: ast.Assign):
-        target = s.target
         vtyp = self.expr(s.value)
-        ttyp = T.ANY
-        if isinstance(target, ast.Name):
-            sym = self.scope.lookup(target.id) or self.globals.get(target.id)
-            if isinstance(sym, LocalSym):
-                ttyp = sym.type
-                self.refs[id(target)] = sym
-            elif isinstance(sym, VarSym):
-                if sym.owner:
-                    self.error(target.span, f"'{target.id}' belongs to each {sym.owner}",
-                               f"write `p.{target.id} = ...` for a {sym.owner} p")
-                ttyp = sym.type
-                self.refs[id(target)] = sym
-            elif sym is None:
-                self.error(target.span, f"unknown variable '{target.id}'",
-                           did_you_mean(target.id, self.assignable_names()) or f"declare it with `var {target.id}: Int = 0`")
-            else:
-                self.error(target.span, f"'{target.id}' cannot be changed", "only a `var` or a local can be assigned")
-        else:
-            ttyp = self.expr(target)
-            sym = self.refs.get(id(target))
-            if not isinstance(sym, VarSym):
-                if ttyp is not T.ANY:
-                    self.error(target.span, "this cannot be assigned to", "only a `var` (like `p.points`) can be assigned")
-                ttyp = T.ANY
+        ttyp = self.assign_target(s.target)
         if s.op != "=":
             self.expect(s.value, vtyp, T.INT, f"'{s.op}'")
-            self.expect(target, ttyp, T.INT, f"'{s.op}'")
+            self.expect(s.target, ttyp, T.INT, f"'{s.op}'")
         else:
             self.expect(s.value, vtyp, ttyp, "the new value")
 
@@ -568,6 +649,84 @@ class Checker:
         typ = self.expr(call)
         if typ is not T.ANY:
             self.error(call.span, f"'{call.func}' gives a value but does nothing", "use it in `let`, `if` or an assignment")
+
+    def stmt_Signal(self, s: ast.Signal):
+        event = self.events.get(s.event)
+        if event is None:
+            for a in s.args:
+                self.expr(a)
+            self.error(s.span, f"unknown event '{s.event}'",
+                       did_you_mean(s.event, self.events) or f"declare it: `event {s.event}(...)`")
+            return
+        fake = ast.Call(s.span, s.event, s.span, s.args)
+        self.call_args(fake, event.params, s.event)
+        self.refs[id(s)] = event
+
+    def stmt_AddTo(self, s: ast.AddTo):
+        self.list_update(s, "add")
+
+    def stmt_RemoveFrom(self, s: ast.RemoveFrom):
+        self.list_update(s, "remove")
+
+    def list_update(self, s, verb):
+        vtyp = self.expr(s.value)
+        ttyp = self.assign_target(s.target)
+        if ttyp is T.ANY:
+            return
+        if not isinstance(ttyp, T.ListT):
+            self.error(s.target.span, f"{verb} works on a list variable, not {_a(ttyp)}",
+                       f"for numbers write `{'+=' if verb == 'add' else '-='}`")
+            return
+        self.expect(s.value, vtyp, ttyp.elem, f"the value to {verb}")
+
+    def assign_target(self, target):
+        """The type of an assignable place (a var, a player's var, a table entry, a local), or ANY after an error."""
+        if isinstance(target, ast.Name):
+            sym = self.scope.lookup(target.id) or self.globals.get(target.id)
+            if isinstance(sym, LocalSym):
+                self.refs[id(target)] = sym
+                self.types[id(target)] = sym.type
+                return sym.type
+            if isinstance(sym, VarSym):
+                self.refs[id(target)] = sym
+                self.types[id(target)] = sym.type
+                if sym.owner:
+                    self.error(target.span, f"'{target.id}' belongs to each {sym.owner}",
+                               f"write `p.{target.id}` for a {sym.owner} p")
+                    return T.ANY
+                return sym.type
+            if sym is None:
+                self.error(target.span, f"unknown variable '{target.id}'",
+                           did_you_mean(target.id, self.assignable_names()) or f"declare it with `var {target.id}: Int = 0`")
+            else:
+                self.error(target.span, f"'{target.id}' cannot be changed", "only a `var` or a local can be assigned")
+            return T.ANY
+        if isinstance(target, ast.Index):
+            otyp = self.expr(target.obj)
+            ktyp = self.expr(target.index)
+            self.types[id(target)] = T.ANY
+            if isinstance(otyp, T.TableT) and self.is_var_place(target.obj):
+                self.check_key(target.index, ktyp, otyp)
+                self.types[id(target)] = otyp.value
+                return otyp.value
+            if otyp is not T.ANY:
+                self.error(target.span, "this cannot be changed", "only entries of a table `var ... by K` can be assigned")
+            return T.ANY
+        typ = self.expr(target)
+        if not isinstance(self.refs.get(id(target)), VarSym):
+            if typ is not T.ANY:
+                self.error(target.span, "this cannot be assigned to", "only a `var` (like `p.points`) can be assigned")
+            return T.ANY
+        return typ
+
+    def is_var_place(self, node):
+        return isinstance(self.refs.get(id(node)), VarSym)
+
+    def check_key(self, node, ktyp, table):
+        if isinstance(table.key, T.EnumT):
+            self.expect(node, ktyp, table.key, "the key of this table")
+        else:
+            self.expect(node, ktyp, T.INT, "the key of this table")
 
     def stmt_Pass(self, s):
         pass
@@ -794,6 +953,26 @@ class Checker:
             self.refs[id(e)] = sym
             self.call_args(e, sym.params, sym.decl.name)
             return self.def_type(sym, e)
+        if isinstance(sym, CardSym) and len(e.args) == 1 and isinstance(e.args[0], ast.Template) \
+                and all(isinstance(x, str) for x in e.args[0].parts) \
+                and not (len(sym.fields) == 1 and next(iter(sym.fields.values()))[1] is T.STR):
+            self.refs[id(e)] = ("card named", sym.decl.name, "".join(e.args[0].parts))
+            self.types[id(e.args[0])] = T.STR
+            return sym.type
+        if sym is None and e.func == "player":
+            self.refs[id(e)] = ("builtin", "player")
+            if len(e.args) != 1:
+                self.error(e.span, "player(k) takes one number: the seat, from 1")
+                return T.PLAYER
+            self.expect(e.args[0], self.expr(e.args[0]), T.INT, "the seat")
+            return T.PLAYER
+        if sym is None and e.func == "score" and "score" in self.scores:
+            self.refs[id(e)] = ("builtin", "score")
+            if len(e.args) != 1:
+                self.error(e.span, "score(p) takes one player")
+                return T.INT
+            self.expect(e.args[0], self.expr(e.args[0]), T.PLAYER, "score's player")
+            return T.INT
         if isinstance(sym, CardSym):
             self.refs[id(e)] = sym
             params = tuple((n, t) for n, (i, t) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]))
@@ -838,6 +1017,9 @@ class Checker:
 
     def expr_Index(self, e: ast.Index):
         otyp = self.expr(e.obj)
+        if isinstance(otyp, T.TableT):
+            self.check_key(e.index, self.expr(e.index), otyp)
+            return otyp.value
         self.expect(e.index, self.expr(e.index), T.INT, "an index")
         elem = T.element_of(otyp)
         if elem is None:
@@ -983,5 +1165,6 @@ def check(decls, originals, diags) -> Checked:
         title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
         globals=c.globals, options=c.options, enums=c.enums, cards=c.cards, card_sets=c.card_sets,
         zones=c.zones, vars=c.vars, defs=c.defs, rules=c.rules, scores=c.scores, score_slots=c.score_slots,
-        invariants=c.invariants, types=c.types, refs=c.refs, slots=c.slots, originals=originals,
+        invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, limit=c.limit,
+        types=c.types, refs=c.refs, slots=c.slots, originals=originals,
     )

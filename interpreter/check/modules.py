@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, RulesError, did_you_mean
 from ..syntax import ast
 from ..syntax.parser import parse_module
 
-SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl)
+SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl)
 
 
 def bundled_dir(package: str) -> Path:
@@ -178,6 +178,9 @@ class _Loader:
                 result.append(d)
                 continue
             key = _key(d)
+            if key is None:          # `when` handlers have no name: a variant adds them
+                result.append(d)
+                continue
             name = d.name
             if key in seen_here:
                 self.diags.append(Diagnostic(d.span, f"'{name}' is defined twice",
@@ -213,18 +216,21 @@ class _Loader:
         return result
 
 
-_KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams"}
+_KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams", ast.LimitDecl: "limit"}
 
 
 def _describe(d) -> str:
     return {ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.CardDecl: "card", ast.CardsDecl: "cards",
             ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.DefDecl: "def", ast.RuleDecl: "rule",
-            ast.ScoreDecl: "score", ast.InvariantDecl: "invariant"}.get(type(d), "declaration")
+            ast.ScoreDecl: "score", ast.InvariantDecl: "invariant", ast.EventDecl: "event",
+            ast.ScenarioDecl: "scenario"}.get(type(d), "declaration")
 
 
 def _key(d):
     if isinstance(d, ast.ScoreDecl):
         return ("score", d.kind)
+    if isinstance(d, ast.ScenarioDecl):
+        return ("scenario", d.name)
     if isinstance(d, ast.NAMED_DECLS):
         return ("name", d.name)
     return None

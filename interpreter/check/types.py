@@ -112,3 +112,14 @@ def join(a, b):
     if assignable(b, a):
         return a
     return None
+
+
+@attrs.frozen
+class TableT:
+    """A `var ... by K`: one value per key (an enum value or a number in a range)."""
+    key: object            # EnumT, or ("range", lo, hi)
+    value: object
+
+    def __str__(self):
+        key = self.key if not isinstance(self.key, tuple) else f"{self.key[1]}..{self.key[2]}"
+        return f"table of {self.value} by {key}"

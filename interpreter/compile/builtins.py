@@ -1,158 +1,187 @@
 """Run-time versions of the built-in functions (signatures: rulecraft.check.builtins).
 
-Each maker takes the compiled argument closure, its type, the compiler context
-and, for `x in xs by key`, (sequence, slot, key) and returns a closure `f(state, frame)`.
+Each entry turns the Python source of the argument into the Python source of
+the call. Helpers that can fail with a message for the rule author (top of an
+empty zone, max of nothing) are functions bound into the generated code's
+namespace; everything else is inlined.
 """
 from __future__ import annotations
 
-from ..engine import rng
 from ..check.types import ZoneT
+from ..engine import rng
 from .errors import RuleFailure
 
 
-def _size(arg, typ, ctx, best):
-    if isinstance(typ, ZoneT):
-        return lambda m, fr: len(m.zones[arg(m, fr)])
-    return lambda m, fr: len(arg(m, fr))
+# ---------------------------------------------------------------- helpers
+def rt_top(m, z):
+    cards = m.zones[z]
+    if not cards:
+        raise RuleFailure(f"top of an empty zone ({m.program.zone_instance_names[z]})")
+    return cards[-1]
 
 
-def _empty(arg, typ, ctx, best):
-    if isinstance(typ, ZoneT):
-        return lambda m, fr: not m.zones[arg(m, fr)]
-    return lambda m, fr: not arg(m, fr)
+def rt_bottom(m, z):
+    cards = m.zones[z]
+    if not cards:
+        raise RuleFailure(f"bottom of an empty zone ({m.program.zone_instance_names[z]})")
+    return cards[0]
 
 
-def _top(arg, typ, ctx, best):
-    names = ctx.zone_instance_names
-
-    def top(m, fr):
-        z = m.zones[arg(m, fr)]
-        if not z:
-            raise RuleFailure(f"top of an empty zone ({names[arg(m, fr)]})")
-        return z[-1]
-    return top
+def rt_random(m, xs):
+    if not xs:
+        raise RuleFailure("random choice from nothing")
+    return xs[rng.below(m, len(xs))]
 
 
-def _bottom(arg, typ, ctx, best):
-    names = ctx.zone_instance_names
-
-    def bottom(m, fr):
-        z = m.zones[arg(m, fr)]
-        if not z:
-            raise RuleFailure(f"bottom of an empty zone ({names[arg(m, fr)]})")
-        return z[0]
-    return bottom
+def rt_players_from(m, p):
+    n = m.n
+    return tuple((p + i) % n for i in range(n))
 
 
-def _random(arg, typ, ctx, best):
-    seq = ctx.as_sequence(arg, typ)
-
-    def pick(m, fr):
-        xs = seq(m, fr)
-        if not xs:
-            raise RuleFailure("random choice from nothing")
-        return xs[rng.below(m, len(xs))]
-    return pick
+def rt_max(xs):
+    if not xs:
+        raise RuleFailure("max of nothing")
+    return max(xs)
 
 
-def _players_from(arg, typ, ctx, best):
-    def players_from(m, fr):
-        p = arg(m, fr)
-        n = m.n
-        return tuple((p + i) % n for i in range(n))
-    return players_from
+def rt_min(xs):
+    if not xs:
+        raise RuleFailure("min of nothing")
+    return min(xs)
 
 
-def _next_player(arg, typ, ctx, best):
-    return lambda m, fr: (arg(m, fr) + 1) % m.n
+def rt_max_by(xs, key):
+    if not xs:
+        raise RuleFailure("max of nothing")
+    return max(xs, key=key)      # the first of the largest, as the docs promise
 
 
-def _previous_player(arg, typ, ctx, best):
-    return lambda m, fr: (arg(m, fr) - 1) % m.n
+def rt_min_by(xs, key):
+    if not xs:
+        raise RuleFailure("min of nothing")
+    return min(xs, key=key)
 
 
-def _sum(arg, typ, ctx, best):
-    return lambda m, fr: sum(arg(m, fr))
+def rt_sort_by(xs, key):
+    return tuple(sorted(xs, key=key))   # stable: equal keys keep their order
 
 
-def _extreme(pick_max):
-    def make(arg, typ, ctx, best):
-        if best is not None:
-            seq, slot, key = best
-
-            def best_of(m, fr):
-                found = None
-                best_key = None
-                for x in seq(m, fr):
-                    fr[slot] = x
-                    k = key(m, fr)
-                    if best_key is None or (k > best_key if pick_max else k < best_key):
-                        best_key, found = k, x
-                if best_key is None:
-                    raise RuleFailure(f"{'max' if pick_max else 'min'} of nothing")
-                return found
-            return best_of
-        fn = max if pick_max else min
-
-        def extreme(m, fr):
-            xs = arg(m, fr)
-            if not xs:
-                raise RuleFailure(f"{'max' if pick_max else 'min'} of nothing")
-            return fn(xs)
-        return extreme
-    return make
+def rt_count(xs):
+    return sum(1 for x in xs if x)
 
 
-def _sort(arg, typ, ctx, best):
-    seq, slot, key = best
-
-    def sort(m, fr):
-        keyed = []
-        for i, x in enumerate(seq(m, fr)):
-            fr[slot] = x
-            keyed.append((key(m, fr), i, x))
-        keyed.sort()
-        return tuple(x for _, _, x in keyed)
-    return sort
+def rt_index(xs, i):
+    if not -len(xs) <= i < len(xs):
+        raise RuleFailure(f"index {i} is outside a list of {len(xs)}")
+    return xs[i]
 
 
-def _any(arg, typ, ctx, best):
-    return lambda m, fr: any(arg(m, fr))
+def rt_div(a, b):
+    if b == 0:
+        raise RuleFailure("division by zero")
+    return a // b
 
 
-def _all(arg, typ, ctx, best):
-    return lambda m, fr: all(arg(m, fr))
+def rt_mod(a, b):
+    if b == 0:
+        raise RuleFailure("division by zero (mod 0)")
+    return a % b
 
 
-def _count(arg, typ, ctx, best):
-    return lambda m, fr: sum(1 for x in arg(m, fr) if x)
+def rt_owner(m, c):
+    where = m.where[c]
+    p = m.program.zone_instance_owner[where] if where >= 0 else -1
+    if p < 0:
+        raise RuleFailure(f"{m.program.card_names[c]} is not in a player's zone, so it has no owner")
+    return p
 
 
-def _abs(arg, typ, ctx, best):
-    return lambda m, fr: abs(arg(m, fr))
+def rt_slot(key, lo, size):
+    k = key - lo
+    if not 0 <= k < size:
+        raise RuleFailure(f"{key} is outside the table's keys {lo}..{lo + size - 1}")
+    return k
 
 
-def _list(arg, typ, ctx, best):
-    return ctx.as_sequence(arg, typ)
+def rt_remove(xs, x):
+    xs = tuple(xs)
+    if x not in xs:
+        raise RuleFailure("cannot remove something that is not in the list")
+    i = xs.index(x)
+    return xs[:i] + xs[i + 1:]
 
 
-def _reverse(arg, typ, ctx, best):
-    seq = ctx.as_sequence(arg, typ)
-    return lambda m, fr: tuple(reversed(seq(m, fr)))
+def rt_player(m, k):
+    if not 1 <= k <= m.n:
+        raise RuleFailure(f"there is no player {k} in a game of {m.n}")
+    return k - 1
 
 
-def _members(arg, typ, ctx, best):
-    teams = ctx.team_count
+def rt_winners(m):
+    p = m.program
+    if p.score is None:
+        return tuple(range(m.n))
+    keys = [(p.score(m, i), p.tiebreak(m, i) if p.tiebreak else 0) for i in range(m.n)]
+    best = max(keys)
+    return tuple(i for i in range(m.n) if keys[i] == best)
 
-    def members(m, fr):
-        t = arg(m, fr)
-        return tuple(p for p in range(m.n) if p % teams == t)
-    return members
+
+def rt_score(m, player):
+    return m.program.score(m, player)
 
 
-RUNTIME = {
-    "size": _size, "empty": _empty, "top": _top, "bottom": _bottom, "random": _random,
-    "players_from": _players_from, "next_player": _next_player, "previous_player": _previous_player,
-    "sum": _sum, "max": _extreme(True), "min": _extreme(False), "sort": _sort, "any": _any, "all": _all,
-    "count": _count, "abs": _abs, "list": _list, "reverse": _reverse, "members": _members,
-}
+HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
+
+
+def _seq(a, typ):
+    return f"m.zones[{a}]" if isinstance(typ, ZoneT) else a
+
+
+def source(name: str, a: str, typ, gen, best) -> str:
+    """Python source of a call of builtin `name` on argument source `a` (or `best` = (seq, var, key) for `by`)."""
+    if best is not None:
+        seq, var, key = best
+        fn = {"max": "rt_max_by", "min": "rt_min_by", "sort": "rt_sort_by"}[name]
+        return f"{fn}({seq}, lambda {var}: {key})"
+    zone = isinstance(typ, ZoneT)
+    if name == "size":
+        return f"len({_seq(a, typ)})"
+    if name == "empty":
+        return f"(not {_seq(a, typ)})"
+    if name == "top":
+        return f"rt_top(m, {a})"
+    if name == "bottom":
+        return f"rt_bottom(m, {a})"
+    if name == "random":
+        return f"rt_random(m, {_seq(a, typ)})"
+    if name == "players_from":
+        return f"rt_players_from(m, {a})"
+    if name == "next_player":
+        return f"(({a}) + 1) % m.n"
+    if name == "previous_player":
+        return f"(({a}) - 1) % m.n"
+    if name == "sum":
+        return f"sum({a})"
+    if name == "max":
+        return f"rt_max({a})"
+    if name == "min":
+        return f"rt_min({a})"
+    if name == "any":
+        return f"any({a})"
+    if name == "all":
+        return f"all({a})"
+    if name == "count":
+        return f"rt_count({a})"
+    if name == "abs":
+        return f"abs({a})"
+    if name == "list":
+        return f"tuple({_seq(a, typ)})" if zone else a
+    if name == "reverse":
+        return f"tuple(reversed({_seq(a, typ)}))"
+    if name == "player":
+        return f"rt_player(m, {a})"
+    if name == "score":
+        return f"rt_score(m, {a})"
+    if name == "members":
+        return f"tuple(p for p in range(m.n) if p % {gen.team_count} == ({a}))"
+    raise AssertionError(name)

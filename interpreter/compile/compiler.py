@@ -10,11 +10,11 @@ from __future__ import annotations
 from ..check import types as T
 from ..check.checker import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym,
                              OptionSym, RuleSym, VarSym, ZoneSym)
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, did_you_mean
 from ..engine import rng
 from ..syntax import ast
-from .builtins import RUNTIME
-from .errors import RuleFailure
+from .builtins import HELPERS, source as builtin_source
+from .errors import RuleFailure, StepBudgetSpent
 from .program import ChoiceInfo, Code, OptionInfo, Program, VarInfo, ZoneInfo
 
 CALLED = -1     # an operation pushed or popped a frame
@@ -51,7 +51,16 @@ class Compiler:
         self.refs = checked.refs
         self.slots = checked.slots
         self.builder = _CardBuilder()
-        self.def_cells: dict = {}
+        self.frame_ctx = False        # compiling inside a rule (locals live in the frame)?
+        self.pyslots: set = set()     # slots bound as Python variables (comprehensions, `by`)
+        self.const_names: dict = {}
+        self.keep: list = []
+        self.def_names: dict = {}
+        self.env = dict(HELPERS)
+        self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs,
+                                    "range": range, "reversed": reversed, "True": True, "False": False}
+        self.env["rt_needs_game"] = _needs_game
+        self.env["rt_make_card"] = self._make_card
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
         self.team_count = max(1, len(checked.teams))
@@ -64,7 +73,7 @@ class Compiler:
         # cards, evaluated once
         card_sets = {}
         for sym in c.card_sets:
-            ids = self.constant(sym.decl.value, sym.decl, self.slots.get(id(sym.decl), 0))
+            ids = self.constant(sym.decl.value)
             card_sets[sym.decl.name] = tuple(ids) if ids is not None else ()
         self.card_sets = card_sets
         n_cards = len(self.builder.types)
@@ -78,6 +87,7 @@ class Compiler:
                 self.card_field_tables[(csym.decl.name, fname)] = tuple(table)
         self.cards_by_type = {cs.decl.name: tuple(i for i, t in enumerate(self.builder.types) if t == cs.decl.name)
                               for cs in c.cards}
+        self.card_namers: dict = {}
         self.card_names = tuple(self.card_name(i) for i in range(n_cards))
         # zones: per-player zones get max_players instances, per-team ones one per team
         zones, inst_names, inst_owner, inst_zone = [], [], [], []
@@ -111,20 +121,32 @@ class Compiler:
         var_infos = []
         for v in c.vars:
             d = v.decl
-            init = self.expr(d.init) if d.init is not None else None
-            var_infos.append(VarInfo(d.name, v.owner, v.slot, init, _default_of(v.type), self.slots.get(id(d), 0),
-                                     self.formatter(v.type)))
+            init = self.function("m", d.init) if d.init is not None else None
+            size = 0
+            vtype = v.type
+            if isinstance(vtype, T.TableT):
+                size = len(vtype.key.values) if isinstance(vtype.key, T.EnumT) else vtype.key[2] - vtype.key[1] + 1
+                vtype = vtype.value
+            var_infos.append(VarInfo(d.name, v.owner, v.slot, init, _default_of(vtype), 0, self.formatter(v.type), size))
         # rules and defs
         self.rule_index = {name: i for i, name in enumerate(c.rules)}
+        for h in c.handlers:
+            self.rule_index[h.name] = len(self.rule_index)
+        arranges = [(sc, step) for sc in c.scenarios for step in sc.steps if step.kind == "arrange"]
+        for sc, _step in arranges:
+            self.rule_index[f"arrange {sc.name}"] = len(self.rule_index)
         codes = [self.rule(sym) for sym in c.rules.values()]
-        score = tiebreak = None
-        if "score" in c.scores:
-            d = c.scores["score"]
-            score = (self.expr(d.value), c.score_slots["score"])
-        if "tiebreak" in c.scores:
-            d = c.scores["tiebreak"]
-            tiebreak = (self.expr(d.value), c.score_slots["tiebreak"])
-        invariants = [(d.name, self.expr(d.value), self.slots.get(id(d), 0), d.span) for d in c.invariants]
+        codes += [self.handler(h) for h in c.handlers]
+        codes += [self.block_code(f"arrange {sc.name}", step.span, step.value, self.slots.get(id(step), 0))
+                  for sc, step in arranges]
+        score = self.function("m, v0", c.scores["score"].value) if "score" in c.scores else None
+        tiebreak = self.function("m, v0", c.scores["tiebreak"].value) if "tiebreak" in c.scores else None
+        invariants = [(d.name, self.function("m", d.value), 0, d.span) for d in c.invariants]
+        scenario_fns = {}
+        for sc in c.scenarios:
+            for step in sc.steps:
+                if step.kind in ("expect", "take", "legal", "illegal"):
+                    scenario_fns[id(step)] = self.function("m", step.value)
         return Program(
             title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
             options=options, card_names=self.card_names, card_types=tuple(self.builder.types),
@@ -132,7 +154,8 @@ class Compiler:
             zone_instance_owner=self.zone_instance_owner, zone_instance_zone=tuple(inst_zone),
             vars=var_infos, var_count=max([o.slot for o in c.options] + [v.slot for v in c.vars] + [-1]) + 1,
             codes=codes, rule_index=self.rule_index, choices=self.choices, action_count=self.action_count,
-            score=score, tiebreak=tiebreak, invariants=invariants,
+            score=score, tiebreak=tiebreak, invariants=invariants, scenarios=list(c.scenarios), limit=c.limit,
+            scenario_fns=scenario_fns,
         )
 
     def card_name(self, i):
@@ -141,20 +164,26 @@ class Compiler:
         csym = self.c.globals[tname]
         fields = sorted(csym.fields.items(), key=lambda kv: kv[1][0])
         if csym.decl.named is not None:
-            fn = self.expr(csym.decl.named)
-            frame = [None, 0] + list(values) + [None] * (self.slots.get(id(csym.decl), 0) - len(values))
+            if tname not in self.card_namers:
+                params = ", ".join(["m"] + [f"v{k}" for k in range(len(fields))])
+                self.card_namers[tname] = self.function(params, csym.decl.named)
             try:
-                return fn(_ConstantState(self), frame)
-            except Exception:
+                return self.card_namers[tname](_ConstantState(self), *values)
+            except (_NeedsGame, RuleFailure):
                 pass
         shown = [self.formatter(t)(_ConstantState(self), v) for (_, (pos, t)), v in zip(fields, values)]
         return f"{tname} " + " ".join(shown)
 
-    def constant(self, node, decl, frame_size):
+    def _make_card(self, m, type_name, values):
+        if not isinstance(m, _ConstantState):
+            raise RuleFailure("cards can only be made when the game loads")
+        return self.builder.make(type_name, values)
+
+    def constant(self, node):
         """Evaluate a load-time expression (card sets); report if it needs the game."""
-        fn = self.expr(node)
+        fn = self.function("m", node)
         try:
-            return fn(_ConstantState(self), [None, 0] + [None] * frame_size)
+            return fn(_ConstantState(self))
         except _NeedsGame:
             self.diags.append(Diagnostic(node.span, "cards are fixed when the game loads: this cannot use options, players or the game's state",
                                          "make all the cards here, then move only some of them into play in `rule setup`"))
@@ -168,10 +197,35 @@ class Compiler:
         self.ops: list = []
         self.spans: list = []
         self.rule_name = d.name.split("@")[0]
+        self.frame_ctx, self.pyslots = True, set()
         self.block(d.body)
         self.emit(lambda: _return, d.span)
         ops = [make() for make in self.ops]
         return Code(d.name, d.span, ops, self.spans, sym.frame_size, len(sym.params))
+
+    def handler(self, sym) -> Code:
+        """A `when` handler: its `where` is checked when it starts (after earlier handlers ran)."""
+        d = sym.decl
+        self.ops, self.spans = [], []
+        self.rule_name = sym.name
+        self.frame_ctx, self.pyslots = True, set()
+        if d.where is not None:
+            done = _Label()
+            self.jump_unless(d.where, done, d.where.span)
+            self.block(d.body)
+            self.mark(done)
+        else:
+            self.block(d.body)
+        self.emit(lambda: _return, d.span)
+        return Code(sym.name, d.span, [make() for make in self.ops], self.spans, sym.frame_size, len(sym.params))
+
+    def block_code(self, name, span, body, frame_size) -> Code:
+        self.ops, self.spans = [], []
+        self.rule_name = name
+        self.frame_ctx, self.pyslots = True, set()
+        self.block(body)
+        self.emit(lambda: _return, span)
+        return Code(name, span, [make() for make in self.ops], self.spans, frame_size, 0)
 
     def emit(self, make, span) -> int:
         self.ops.append(make)
@@ -195,18 +249,42 @@ class Compiler:
             return op
         self.emit(make, span)
 
+    def gen_op(self, lines, span, jumps=()):
+        """Emit an operation from Python source lines (over m, fr); `return NEXT` is appended.
+
+        `jumps` are labels whose pcs the lines use as {0}, {1}, ... (filled in once known).
+        """
+        nxt = self.here() + 1
+        env = self.env
+
+        def make():
+            body = [line.format(*[lab.pc for lab in jumps]) for line in lines]
+            code = "def op(m, fr):\n" + "".join(f"    {line}\n" for line in body) + f"    return {nxt}\n"
+            scope = {}
+            exec(code, env, scope)  # noqa: S102 - generated from checked AST only
+            return scope["op"]
+        self.emit(make, span)
+
+    def fused(self, make_op, span):
+        """Emit an operation built by `make_op(next_pc)`: one call per statement in the inner loop."""
+        nxt = self.here() + 1
+        self.emit(lambda: make_op(nxt), span)
+
     def jump(self, label, span):
         self.emit(lambda: (lambda m, fr: label.pc), span)
 
-    def jump_unless(self, cond, label, span):
-        nxt = self.here() + 1
+    def jump_unless(self, cond_node, label, span):
+        self.gen_op([f"if not ({_braces(self.src(cond_node))}): return {{0}}"], span, (label,))
 
+    def back_edge(self, top, span):
+        """The jump back to a loop's head; it spends the step budget, so endless loops stop."""
         def make():
-            target = label.pc
-
-            def op(m, fr):
-                return nxt if cond(m, fr) else target
-            return op
+            def back(m, fr):
+                m.ticks -= 1
+                if m.ticks < 0:
+                    raise StepBudgetSpent()
+                return top
+            return back
         self.emit(make, span)
 
     def mark(self, label):
@@ -214,52 +292,52 @@ class Compiler:
 
     # --------------------------------------------------------- statements
     def st_Let(self, s: ast.Let):
-        value = self.expr(s.value)
-        i = self.slots[id(s)] + OFFSET
+        self.gen_op([f"fr[{self.slots[id(s)] + OFFSET}] = {_braces(self.src(s.value))}"], s.span)
 
-        def let(m, fr):
-            fr[i] = value(m, fr)
-        self.simple(let, s.span)
+    def place(self, target) -> str:
+        """Python source of an assignable place: a local, a var, a player's var, a table entry."""
+        if isinstance(target, ast.Index):
+            table = self.types[id(target.obj)]
+            obj = self.src(target.obj)
+            key = self.src(target.index)
+            if isinstance(table, T.TableT) and isinstance(table.key, tuple):
+                _, lo, hi = table.key
+                return f"{obj}[rt_slot({key}, {lo}, {hi - lo + 1})]"
+            return f"{obj}[{key}]"
+        return self.src(target)
 
     def st_Assign(self, s: ast.Assign):
-        value = self.expr(s.value)
-        target = s.target
-        sym = self.refs.get(id(target))
-        op = s.op
-        if isinstance(sym, LocalSym):
-            i = sym.slot + OFFSET
-            if op == "=":
-                def assign(m, fr):
-                    fr[i] = value(m, fr)
-            else:
-                sign = 1 if op == "+=" else -1
+        op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
+        self.gen_op([f"{_braces(self.place(s.target))} {op} {_braces(self.src(s.value))}"], s.span)
 
-                def assign(m, fr):
-                    fr[i] += sign * value(m, fr)
-        elif isinstance(sym, VarSym) and not sym.owner:
-            k = sym.slot
-            if op == "=":
-                def assign(m, fr):
-                    m.vars[k] = value(m, fr)
-            else:
-                sign = 1 if op == "+=" else -1
+    def st_AddTo(self, s: ast.AddTo):
+        place = _braces(self.place(s.target))
+        self.gen_op([f"{place} = tuple({place}) + ({_braces(self.src(s.value))},)"], s.span)
 
-                def assign(m, fr):
-                    m.vars[k] += sign * value(m, fr)
-        elif isinstance(sym, VarSym):
-            k = sym.slot
-            who = self.expr(target.obj)
-            if op == "=":
-                def assign(m, fr):
-                    m.vars[k][who(m, fr)] = value(m, fr)
-            else:
-                sign = 1 if op == "+=" else -1
+    def st_RemoveFrom(self, s: ast.RemoveFrom):
+        place = _braces(self.place(s.target))
+        self.gen_op([f"{place} = rt_remove({place}, {_braces(self.src(s.value))})"], s.span)
 
-                def assign(m, fr):
-                    m.vars[k][who(m, fr)] += sign * value(m, fr)
-        else:  # pragma: no cover - the checker rejects every other target
-            raise AssertionError(target)
-        self.simple(assign, s.span)
+    def st_Signal(self, s: ast.Signal):
+        """Push a frame for every handler of the event, last first, so they run in declaration order."""
+        event = self.refs[id(s)]
+        if not event.handlers:
+            for a in s.args:
+                self.src(a)   # still compiled, for errors; nothing to run
+            return
+        args = [self.expr(a) for a in s.args]
+        targets = [(self.rule_index[h.name], h.frame_size) for h in reversed(event.handlers)]
+        nxt = self.here() + 1
+
+        def make():
+            def signal(m, fr):
+                values = [a(m, fr) for a in args]
+                fr[1] = nxt
+                for index, size in targets:
+                    m.stack.append([index, 0, *values] + [None] * (size - len(values)))
+                return CALLED
+            return signal
+        self.emit(make, s.span)
 
     def st_Move(self, s: ast.Move):
         what = self.expr(s.what)
@@ -339,7 +417,7 @@ class Compiler:
         end = _Label()
         for cond, body in s.branches:
             nxt = _Label()
-            self.jump_unless(self.expr(cond), nxt, cond.span)
+            self.jump_unless(cond, nxt, cond.span)
             self.block(body)
             self.jump(end, s.span)
             self.mark(nxt)
@@ -376,15 +454,15 @@ class Compiler:
             return step
         self.emit(make, s.span)
         self.block(s.body)
-        self.emit(lambda: (lambda m, fr: top), s.span)
+        self.back_edge(top, s.span)
         self.mark(end)
 
     def st_While(self, s: ast.While):
         top = self.here()
         end = _Label()
-        self.jump_unless(self.expr(s.cond), end, s.cond.span)
+        self.jump_unless(s.cond, end, s.cond.span)
         self.block(s.body)
-        self.emit(lambda: (lambda m, fr: top), s.span)
+        self.back_edge(top, s.span)
         self.mark(end)
 
     def st_Repeat(self, s: ast.Repeat):
@@ -410,7 +488,7 @@ class Compiler:
             return step
         self.emit(make, s.span)
         self.block(s.body)
-        self.emit(lambda: (lambda m, fr: top), s.span)
+        self.back_edge(top, s.span)
         self.mark(end)
 
     def st_Choose(self, s: ast.Choose):
@@ -506,318 +584,249 @@ class Compiler:
         return n, int, int
 
     # ======================================================== expressions
+    # Expressions compile to Python source text over resolved slots and
+    # constants, evaluated once at load into closures. Only generated names
+    # (K12, D3, v7, rt_top, ...) ever appear in the source: the text of the
+    # rules never does, so nothing in a rule file can run as Python.
+
+    def const(self, value) -> str:
+        key = id(value)
+        name = self.const_names.get(key)
+        if name is None:
+            name = f"K{len(self.const_names)}"
+            self.const_names[key] = name
+            self.env[name] = value
+            self.keep.append(value)
+        return name
+
     def expr(self, e):
+        """A closure `f(state, frame)` for an expression inside a rule."""
+        return self.closure("m, fr", self.src(e))
+
+    def closure(self, params, source):
+        return eval(f"lambda {params}: {source}", self.env)  # noqa: S307 - generated from checked AST only
+
+    def function(self, params, body_src, frame_ctx=False):
+        """Compile an expression in a context without a frame (defs, scores, invariants, card names)."""
+        saved = self.frame_ctx
+        self.frame_ctx = frame_ctx
+        try:
+            return self.closure(params, self.src(body_src))
+        finally:
+            self.frame_ctx = saved
+
+    def src(self, e) -> str:
         return getattr(self, "ex_" + type(e).__name__)(e)
 
-    def ex_IntLit(self, e):
-        v = e.value
-        return lambda m, fr: v
+    def local(self, slot: int) -> str:
+        if not self.frame_ctx or slot in self.pyslots:
+            return f"v{slot}"
+        return f"fr[{slot + OFFSET}]"
 
-    def ex_BoolLit(self, e):
-        v = e.value
-        return lambda m, fr: v
+    def seq_src(self, source, typ):
+        return f"m.zones[{source}]" if isinstance(typ, T.ZoneT) else source
 
-    def ex_RangeLit(self, e):
-        v = tuple(range(e.lo, e.hi + 1))
-        return lambda m, fr: v
-
-    def ex_Template(self, e: ast.Template):
-        pieces = []
-        for part in e.parts:
-            if isinstance(part, str):
-                pieces.append((part, None))
-            else:
-                pieces.append((self.expr(part), self.formatter(self.types[id(part)])))
-        if all(f is None for _, f in pieces):
-            text = "".join(p for p, _ in pieces)
-            return lambda m, fr: text
-
-        def template(m, fr):
-            out = []
-            for p, f in pieces:
-                out.append(p if f is None else f(m, p(m, fr)))
-            return "".join(out)
-        return template
-
-    def ex_Name(self, e: ast.Name):
-        sym = self.refs[id(e)]
-        if isinstance(sym, LocalSym):
-            i = sym.slot + OFFSET
-            return lambda m, fr: fr[i]
-        if isinstance(sym, (OptionSym, VarSym)):
-            k = sym.slot
-            return lambda m, fr: m.vars[k]
-        if isinstance(sym, EnumValueSym):
-            v = sym.index
-            return lambda m, fr: v
-        if isinstance(sym, EnumSym):
-            v = tuple(range(len(sym.type.values)))
-            return lambda m, fr: v
-        if isinstance(sym, CardSym):
-            v = self.cards_by_type.get(sym.decl.name, ())
-            return lambda m, fr: v
-        if isinstance(sym, CardsSym):
-            name = sym.decl.name
-            cell = self.card_sets if hasattr(self, "card_sets") else None
-            if cell is None or name not in cell:
-                def card_set(m, fr):
-                    raise _NeedsGame()
-                return card_set
-            v = cell[name]
-            return lambda m, fr: v
-        if isinstance(sym, ZoneSym):
-            base = self.zone_base[sym.decl.name]
-            return lambda m, fr: base
-        if isinstance(sym, DefSym):
-            return self.def_call(sym, [])
-        if isinstance(sym, BuiltinValue):
-            if sym.name == "players":
-                table = self.players_by_n
-                return lambda m, fr: table[m.n]
-            if sym.name == "player_count":
-                return lambda m, fr: m.n
-            if sym.name == "teams":
-                v = tuple(range(self.team_count))
-                return lambda m, fr: v
-        raise AssertionError(f"unresolved name {e.id}")
-
-    def def_call(self, sym: DefSym, args):
-        name = sym.decl.name
-        if name not in self.def_cells:
-            cell = [None]
-            self.def_cells[name] = cell
-            cell[0] = self.expr(sym.decl.body)
-        cell = self.def_cells[name]
-        size = sym.frame_size
-        if not args and size <= 1 and not sym.params and not _uses_locals(sym.decl.body):
-            return lambda m, fr: cell[0](m, fr)
-        pad = [None] * max(0, size - len(args))
-        nargs = len(args)
-        if nargs == 1:
-            a0 = args[0]
-
-            def call1(m, fr):
-                return cell[0](m, [None, 0, a0(m, fr), *pad])
-            return call1
-
-        def call(m, fr):
-            frame = [None, 0]
-            for a in args:
-                frame.append(a(m, fr))
-            frame.extend(pad)
-            return cell[0](m, frame)
-        return call
-
-    def ex_Attr(self, e: ast.Attr):
-        ref = self.refs.get(id(e))
-        if isinstance(ref, EnumValueSym):
-            v = ref.index
-            return lambda m, fr: v
-        obj = self.expr(e.obj)
-        if ref == "owner":
-            owners = self.zone_instance_owner
-            names = self.card_names if hasattr(self, "card_names") else None
-
-            def owner(m, fr):
-                c = obj(m, fr)
-                where = m.where[c]
-                p = owners[where] if where >= 0 else -1
-                if p < 0:
-                    raise RuleFailure(f"{m.program.card_names[c]} is not in a player's zone, so it has no owner")
-                return p
-            return owner
-        if ref == "team":
-            t = self.team_count
-            return lambda m, fr: obj(m, fr) % t
-        if ref == "seat":
-            return lambda m, fr: obj(m, fr) + 1
-        if isinstance(ref, tuple) and ref[0] == "field":
-            table = self.card_field_tables.get((ref[1], ref[2])) if hasattr(self, "card_field_tables") else None
-            if table is None:
-                def need(m, fr):
-                    raise _NeedsGame()
-                return need
-            return lambda m, fr: table[obj(m, fr)]
-        if isinstance(ref, ZoneSym):
-            base = self.zone_base[ref.decl.name]
-            return lambda m, fr: base + obj(m, fr)
-        if isinstance(ref, VarSym):
-            k = ref.slot
-            return lambda m, fr: m.vars[k][obj(m, fr)]
-        raise AssertionError(f"unresolved attribute {e.name}")
-
-    def ex_Call(self, e: ast.Call):
-        ref = self.refs.get(id(e))
-        if isinstance(ref, DefSym):
-            return self.def_call(ref, [self.expr(a) for a in e.args])
-        if isinstance(ref, CardSym):
-            args = [self.expr(a) for a in e.args]
-            builder = self.builder
-            tname = ref.decl.name
-
-            def make_card(m, fr):
-                if not isinstance(m, _ConstantState):
-                    raise RuleFailure("cards can only be made when the game loads")
-                return builder.make(tname, [a(m, fr) for a in args])
-            return make_card
-        if isinstance(ref, tuple) and ref[0] == "builtin":
-            name = ref[1]
-            arg = e.args[0]
-            typ = self.types[id(arg)]
-            if isinstance(arg, ast.BestBy):
-                seq = self.as_sequence(self.expr(arg.iterable), self.types[id(arg.iterable)])
-                best = (seq, self.slots[id(arg)] + OFFSET, self.expr(arg.key))
-                return RUNTIME[name](None, typ, self, best)
-            return RUNTIME[name](self.expr(arg), typ, self, None)
-        raise AssertionError(f"unresolved call {e.func}")
-
-    def ex_Index(self, e: ast.Index):
-        seq = self.as_sequence(self.expr(e.obj), self.types[id(e.obj)])
-        idx = self.expr(e.index)
-
-        def index(m, fr):
-            xs = seq(m, fr)
-            i = idx(m, fr)
-            if not -len(xs) <= i < len(xs):
-                raise RuleFailure(f"index {i} is outside a list of {len(xs)}")
-            return xs[i]
-        return index
-
-    def ex_ListLit(self, e: ast.ListLit):
-        parts = []
-        for item in e.items:
-            fn = self.expr(item)
-            parts.append((fn, isinstance(item, ast.Comprehension)))
-        if len(parts) == 1 and parts[0][1]:
-            return parts[0][0]
-
-        def list_lit(m, fr):
-            out = []
-            for fn, splice in parts:
-                if splice:
-                    out.extend(fn(m, fr))
-                else:
-                    out.append(fn(m, fr))
-            return tuple(out)
-        return list_lit
-
-    def ex_Cond(self, e: ast.Cond):
-        test, a, b = self.expr(e.test), self.expr(e.then), self.expr(e.other)
-        return lambda m, fr: a(m, fr) if test(m, fr) else b(m, fr)
-
-    def ex_BinOp(self, e: ast.BinOp):
-        a, b = self.expr(e.left), self.expr(e.right)
-        op = e.op
-        if op == "+":
-            if isinstance(self.types[id(e)], T.ListT):
-                sa = self.as_sequence(a, self.types[id(e.left)])
-                sb = self.as_sequence(b, self.types[id(e.right)])
-                return lambda m, fr: tuple(sa(m, fr)) + tuple(sb(m, fr))
-            return lambda m, fr: a(m, fr) + b(m, fr)
-        if op == "-":
-            return lambda m, fr: a(m, fr) - b(m, fr)
-        if op == "*":
-            return lambda m, fr: a(m, fr) * b(m, fr)
-
-        def guarded(fn):
-            def div(m, fr):
-                d = b(m, fr)
-                if d == 0:
-                    raise RuleFailure("division by zero")
-                return fn(a(m, fr), d)
-            return div
-        if op == "/":
-            return guarded(lambda x, y: x // y)
-        return guarded(lambda x, y: x % y)
-
-    def ex_Compare(self, e: ast.Compare):
-        a, b = self.expr(e.left), self.expr(e.right)
-        op = e.op
-        if op in ("in", "not in"):
-            rtyp = self.types[id(e.right)]
-            if isinstance(rtyp, T.ZoneT):
-                if op == "in":
-                    return lambda m, fr: m.where[a(m, fr)] == b(m, fr)
-                return lambda m, fr: m.where[a(m, fr)] != b(m, fr)
-            if op == "in":
-                return lambda m, fr: a(m, fr) in b(m, fr)
-            return lambda m, fr: a(m, fr) not in b(m, fr)
-        return {
-            "==": lambda m, fr: a(m, fr) == b(m, fr),
-            "!=": lambda m, fr: a(m, fr) != b(m, fr),
-            "<": lambda m, fr: a(m, fr) < b(m, fr),
-            ">": lambda m, fr: a(m, fr) > b(m, fr),
-            "<=": lambda m, fr: a(m, fr) <= b(m, fr),
-            ">=": lambda m, fr: a(m, fr) >= b(m, fr),
-        }[op]
-
-    def ex_BoolOp(self, e: ast.BoolOp):
-        a, b = self.expr(e.left), self.expr(e.right)
-        if e.op == "and":
-            return lambda m, fr: a(m, fr) and b(m, fr)
-        return lambda m, fr: a(m, fr) or b(m, fr)
-
-    def ex_Not(self, e):
-        a = self.expr(e.operand)
-        return lambda m, fr: not a(m, fr)
-
-    def ex_Neg(self, e):
-        a = self.expr(e.operand)
-        return lambda m, fr: -a(m, fr)
-
-    def ex_Comprehension(self, e: ast.Comprehension):
-        loops = []
-        for f in e.fors:
-            seq = self.as_sequence(self.expr(f.iterable), self.types[id(f.iterable)])
-            cond = self.expr(f.cond) if f.cond is not None else None
-            loops.append((seq, self.slots[id(f)] + OFFSET, cond))
-        element = self.expr(e.element)
-        if len(loops) == 1:
-            seq, vi, cond = loops[0]
-            if cond is None:
-                def comp1(m, fr):
-                    out = []
-                    for x in seq(m, fr):
-                        fr[vi] = x
-                        out.append(element(m, fr))
-                    return tuple(out)
-                return comp1
-
-            def comp1f(m, fr):
-                out = []
-                for x in seq(m, fr):
-                    fr[vi] = x
-                    if cond(m, fr):
-                        out.append(element(m, fr))
-                return tuple(out)
-            return comp1f
-
-        def comp(m, fr):
-            out = []
-
-            def walk(k):
-                if k == len(loops):
-                    out.append(element(m, fr))
-                    return
-                seq, vi, cond = loops[k]
-                for x in seq(m, fr):
-                    fr[vi] = x
-                    if cond is None or cond(m, fr):
-                        walk(k + 1)
-            walk(0)
-            return tuple(out)
-        return comp
-
-    def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
-        raise AssertionError("BestBy outside a builtin")
-
-    # ============================================================ helpers
     def as_sequence(self, fn, typ):
         """A closure giving the elements of a list or a zone (zones: their cards, bottom first)."""
         if isinstance(typ, T.ZoneT):
             return lambda m, fr: m.zones[fn(m, fr)]
         return fn
 
+    def ex_IntLit(self, e):
+        return repr(int(e.value))
+
+    def ex_BoolLit(self, e):
+        return "True" if e.value else "False"
+
+    def ex_RangeLit(self, e):
+        return self.const(tuple(range(e.lo, e.hi + 1)))
+
+    def ex_Template(self, e: ast.Template):
+        pieces = []
+        for part in e.parts:
+            if isinstance(part, str):
+                pieces.append(self.const(part))
+            else:
+                fmt = self.const(self.formatter(self.types[id(part)]))
+                pieces.append(f"{fmt}(m, {self.src(part)})")
+        if not pieces:
+            return self.const("")
+        if len(pieces) == 1 and all(isinstance(p, str) for p in e.parts):
+            return pieces[0]
+        return '"".join((' + ", ".join(pieces) + ",))"
+
+    def ex_Name(self, e: ast.Name):
+        sym = self.refs[id(e)]
+        if isinstance(sym, LocalSym):
+            return self.local(sym.slot)
+        if isinstance(sym, (OptionSym, VarSym)):
+            return f"m.vars[{sym.slot}]"
+        if isinstance(sym, EnumValueSym):
+            return str(sym.index)
+        if isinstance(sym, EnumSym):
+            return self.const(tuple(range(len(sym.type.values))))
+        if isinstance(sym, CardSym):
+            return self.const(self.cards_by_type.get(sym.decl.name, ()))
+        if isinstance(sym, CardsSym):
+            sets = getattr(self, "card_sets", {})
+            if sym.decl.name not in sets:
+                return "rt_needs_game()"
+            return self.const(sets[sym.decl.name])
+        if isinstance(sym, ZoneSym):
+            return str(self.zone_base[sym.decl.name])
+        if isinstance(sym, DefSym):
+            return self.def_call(sym, [])
+        if isinstance(sym, BuiltinValue):
+            if sym.name == "players":
+                return f"{self.const(self.players_by_n)}[m.n]"
+            if sym.name == "player_count":
+                return "m.n"
+            if sym.name == "teams":
+                return self.const(tuple(range(self.team_count)))
+            if sym.name == "winners":
+                return "rt_winners(m)"
+        raise AssertionError(f"unresolved name {e.id}")
+
+    def def_call(self, sym: DefSym, args):
+        name = sym.decl.name
+        fname = self.def_names.get(name)
+        if fname is None:
+            fname = f"D{len(self.def_names)}"
+            self.def_names[name] = fname
+            params = ", ".join(["m"] + [f"v{i}" for i in range(len(sym.params))])
+            saved = (self.frame_ctx, self.pyslots)
+            self.frame_ctx, self.pyslots = False, set()
+            body = self.src(sym.decl.body)
+            self.frame_ctx, self.pyslots = saved
+            code = f"def {fname}({params}):\n    return {body}\n"
+            exec(code, self.env)  # noqa: S102 - generated from checked AST only
+        return f"{fname}({', '.join(['m'] + list(args))})"
+
+    def ex_Attr(self, e: ast.Attr):
+        ref = self.refs.get(id(e))
+        if isinstance(ref, EnumValueSym):
+            return str(ref.index)
+        obj = self.src(e.obj)
+        if ref == "owner":
+            return f"rt_owner(m, {obj})"
+        if ref == "team":
+            return f"(({obj}) % {self.team_count})"
+        if ref == "seat":
+            return f"(({obj}) + 1)"
+        if isinstance(ref, tuple) and ref[0] == "field":
+            table = getattr(self, "card_field_tables", {}).get((ref[1], ref[2]))
+            if table is None:
+                return "rt_needs_game()"
+            return f"{self.const(table)}[{obj}]"
+        if isinstance(ref, ZoneSym):
+            return f"({self.zone_base[ref.decl.name]} + {obj})"
+        if isinstance(ref, VarSym):
+            return f"m.vars[{ref.slot}][{obj}]"
+        raise AssertionError(f"unresolved attribute {e.name}")
+
+    def ex_Call(self, e: ast.Call):
+        ref = self.refs.get(id(e))
+        if isinstance(ref, DefSym):
+            return self.def_call(ref, [self.src(a) for a in e.args])
+        if isinstance(ref, tuple) and ref[0] == "card named":
+            _, tname, wanted = ref
+            ids = [i for i in self.cards_by_type.get(tname, ()) if self.card_names[i] == wanted] \
+                if hasattr(self, "card_names") else []
+            if not ids:
+                names = [self.card_names[i] for i in self.cards_by_type.get(tname, ())] if hasattr(self, "card_names") else []
+                self.diags.append(Diagnostic(e.args[0].span, f"there is no {tname} named '{wanted}'",
+                                             did_you_mean(wanted, names)))
+                return "None"
+            return str(ids[0])
+        if isinstance(ref, CardSym):
+            args = ", ".join(self.src(a) for a in e.args)
+            return f"rt_make_card(m, {self.const(ref.decl.name)}, ({args},))"
+        if isinstance(ref, tuple) and ref[0] == "builtin":
+            name = ref[1]
+            if not e.args:
+                return "None"
+            arg = e.args[0]
+            typ = self.types[id(arg)]
+            if isinstance(arg, ast.BestBy):
+                seq = self.seq_src(self.src(arg.iterable), self.types[id(arg.iterable)])
+                slot = self.slots[id(arg)]
+                self.pyslots.add(slot)
+                best = (seq, f"v{slot}", self.src(arg.key))
+                return builtin_source(name, "", typ, self, best)
+            return builtin_source(name, self.src(arg), typ, self, None)
+        raise AssertionError(f"unresolved call {e.func}")
+
+    def ex_Index(self, e: ast.Index):
+        if isinstance(self.types[id(e.obj)], T.TableT):
+            return self.place(e)
+        seq = self.seq_src(self.src(e.obj), self.types[id(e.obj)])
+        return f"rt_index({seq}, {self.src(e.index)})"
+
+    def ex_ListLit(self, e: ast.ListLit):
+        if len(e.items) == 1 and isinstance(e.items[0], ast.Comprehension):
+            return self.src(e.items[0])
+        parts = []
+        for item in e.items:
+            source = self.src(item)
+            parts.append(f"*{source}" if isinstance(item, ast.Comprehension) else source)
+        if not parts:
+            return "()"
+        return "(" + ", ".join(parts) + ",)"
+
+    def ex_Cond(self, e: ast.Cond):
+        return f"(({self.src(e.then)}) if ({self.src(e.test)}) else ({self.src(e.other)}))"
+
+    def ex_BinOp(self, e: ast.BinOp):
+        a, b = self.src(e.left), self.src(e.right)
+        op = e.op
+        if op == "+" and isinstance(self.types[id(e)], T.ListT):
+            sa = self.seq_src(a, self.types[id(e.left)])
+            sb = self.seq_src(b, self.types[id(e.right)])
+            return f"(tuple({sa}) + tuple({sb}))"
+        if op in ("+", "-", "*"):
+            return f"(({a}) {op} ({b}))"
+        if op == "/":
+            return f"rt_div({a}, {b})"
+        return f"rt_mod({a}, {b})"
+
+    def ex_Compare(self, e: ast.Compare):
+        a, b = self.src(e.left), self.src(e.right)
+        op = e.op
+        if op in ("in", "not in"):
+            if isinstance(self.types[id(e.right)], T.ZoneT):
+                return f"(m.where[{a}] {'==' if op == 'in' else '!='} ({b}))"
+            return f"(({a}) {op} ({b}))"
+        lt, rt = self.types[id(e.left)], self.types[id(e.right)]
+        if isinstance(lt, T.ZoneT) != isinstance(rt, T.ZoneT) and op in ("==", "!="):
+            # a zone compared with a list: compare the cards, bottom first
+            return f"(tuple({self.seq_src(a, lt)}) {op} tuple({self.seq_src(b, rt)}))"
+        return f"(({a}) {op} ({b}))"
+
+    def ex_BoolOp(self, e: ast.BoolOp):
+        return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
+
+    def ex_Not(self, e):
+        return f"(not ({self.src(e.operand)}))"
+
+    def ex_Neg(self, e):
+        return f"(-({self.src(e.operand)}))"
+
+    def ex_Comprehension(self, e: ast.Comprehension):
+        clauses = []
+        for f in e.fors:
+            seq = self.seq_src(self.src(f.iterable), self.types[id(f.iterable)])
+            slot = self.slots[id(f)]
+            self.pyslots.add(slot)
+            clause = f"for v{slot} in {seq}"
+            if f.cond is not None:
+                clause += f" if {self.src(f.cond)}"
+            clauses.append(clause)
+        return f"tuple({self.src(e.element)} {' '.join(clauses)})"
+
+    def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
+        raise AssertionError("BestBy outside a builtin")
+
+    # ============================================================ helpers
     def formatter(self, typ):
         """value -> text for people, by static type."""
         if typ is T.PLAYER:
@@ -835,18 +844,26 @@ class Compiler:
         if isinstance(typ, T.ListT):
             inner = self.formatter(typ.elem)
             return lambda m, v: ", ".join(inner(m, x) for x in v) if v else "nothing"
+        if isinstance(typ, T.TableT):
+            inner = self.formatter(typ.value)
+            if isinstance(typ.key, T.EnumT):
+                keys = typ.key.values
+            else:
+                keys = [str(k) for k in range(typ.key[1], typ.key[2] + 1)]
+            return lambda m, v: ", ".join(f"{k}: {inner(m, x)}" for k, x in zip(keys, v))
         if isinstance(typ, T.ZoneT):
             inner = self.formatter(typ.elem)
             return lambda m, v: ", ".join(inner(m, x) for x in m.zones[v]) if m.zones[v] else "nothing"
         return lambda m, v: str(v)
 
-    @property
-    def zone_instance_names_(self):
-        return self.zone_instance_names
 
 
 class _NeedsGame(Exception):
     pass
+
+
+def _needs_game():
+    raise _NeedsGame()
 
 
 class _ConstantState:
@@ -912,3 +929,8 @@ def _default_of(typ):
     if isinstance(typ, T.ListT):
         return ()
     return None
+
+
+def _braces(source: str) -> str:
+    """Escape braces so generated source survives str.format (jump targets are filled in later)."""
+    return source.replace("{", "{{").replace("}", "}}")

@@ -16,3 +16,7 @@ class RulesRuntimeError(Exception):
         for rule, where in self.chain:
             text += f"\n  in rule '{rule}' at {where}"
         super().__init__(text)
+
+
+class StepBudgetSpent(Exception):
+    """Raised when the rules run too long without a decision (a loop's back edge checks it)."""

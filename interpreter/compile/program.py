@@ -72,6 +72,7 @@ class VarInfo:
     default: object
     frame_size: int
     format: object             # value -> text, for views
+    table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
 
 
 @attrs.define(eq=False)
@@ -128,6 +129,9 @@ class Program:
     score: object              # (closure, frame size) or None
     tiebreak: object
     invariants: list           # (name, closure, frame size, span)
+    scenarios: list = attrs.Factory(list)   # checked ScenarioDecl nodes, run by engine.scenarios
+    limit: int | None = None   # `limit decisions N`
+    scenario_fns: dict = attrs.Factory(dict)  # id(scenario step) -> closure(state) for expect/take texts
     entry: str = ""
     digest: str = ""
     sources: dict = attrs.Factory(dict)

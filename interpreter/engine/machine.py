@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from ..compile.compiler import CALLED, OFFSET, WAITING
-from ..compile.errors import RuleFailure, RulesRuntimeError
+from ..compile.errors import RuleFailure, RulesRuntimeError, StepBudgetSpent
 from . import rng
 from .state import State
 
@@ -27,8 +27,11 @@ class Option:
     label: str
 
 
-def new_game(program, players: int, options: dict | None = None, seed: int = 0, names=None, sink=None) -> State:
-    """Set up a game and run it to its first decision. `options` maps names to stored values."""
+def new_game(program, players: int, options: dict | None = None, seed: int = 0, names=None, sink=None,
+             setup: str = "setup") -> State:
+    """Set up a game and run it to its first decision. `options` maps names to stored values.
+
+    `setup` names the rule run before `play` (a scenario's `arrange` block replaces `setup`)."""
     if not program.min_players <= players <= program.max_players:
         raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
     m = State()
@@ -46,24 +49,22 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     if values:
         raise ValueError(f"{program.title} has no option '{sorted(values)[0]}'")
     for v in program.vars:
-        if v.init is None:
-            value = v.default
-            m.vars[v.slot] = [value] * players if v.owner == "player" else ([value] * len(program.teams) if v.owner == "team" else value)
-            continue
-        frame = [None, 0] + [None] * v.frame_size
+        def value():
+            one = v.init(m) if v.init is not None else v.default
+            return [one] * v.table_size if v.table_size else one
         try:
             if v.owner:
                 count = players if v.owner == "player" else len(program.teams)
-                m.vars[v.slot] = [v.init(m, frame) for _ in range(count)]
+                m.vars[v.slot] = [value() for _ in range(count)]
             else:
-                m.vars[v.slot] = v.init(m, frame)
+                m.vars[v.slot] = value()
         except RuleFailure as e:
             raise RulesRuntimeError(f"the starting value of '{v.name}': {e}") from None
     play = program.rule_index["play"]
     m.stack.append([play, 0] + [None] * program.codes[play].frame_size)
-    if "setup" in program.rule_index:
-        setup = program.rule_index["setup"]
-        m.stack.append([setup, 0] + [None] * program.codes[setup].frame_size)
+    if setup in program.rule_index:
+        first = program.rule_index[setup]
+        m.stack.append([first, 0] + [None] * program.codes[first].frame_size)
     run(m)
     return m
 
@@ -80,35 +81,38 @@ def run(m: State, budget: int = STEP_BUDGET) -> None:
     stack = m.stack
     steps = 0
     fr = None
-    pc = 0
+    cur = 0
+    m.ticks = budget
     try:
         while stack:
             fr = stack[-1]
             ops = codes[fr[0]].ops
             pc = fr[1]
             while pc >= 0:
-                steps += 1
-                fr[1] = pc
+                cur = pc
                 pc = ops[pc](m, fr)
             if pc == WAITING:
                 return
-            if steps > budget:
-                raise _Runaway()
+            steps += 1
+            if steps > budget or m.ticks < 0:
+                fr[1] = cur
+                raise StepBudgetSpent()
             # CALLED: a frame was pushed (the caller saved its pc) or popped
-    except _Runaway:
+    except StepBudgetSpent:
+        if m.ticks < 0:
+            fr[1] = cur
         raise _runtime_error(m, fr, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
     except RuleFailure as e:
+        fr[1] = cur
         raise _runtime_error(m, fr, str(e)) from None
     except RecursionError:
+        fr[1] = cur
         raise _runtime_error(m, fr, "a function calls itself without end") from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
+        fr[1] = cur
         raise _runtime_error(m, fr, f"{type(e).__name__}: {e}") from None
     m.pending = None
     finish(m)
-
-
-class _Runaway(Exception):
-    pass
 
 
 def _runtime_error(m, fr, message):
@@ -135,10 +139,8 @@ def finish(m: State) -> None:
 
 
 def _score(m, score, player):
-    fn, size = score
-    frame = [None, 0, player] + [None] * size
     try:
-        return fn(m, frame)
+        return score(m, player)
     except RuleFailure as e:
         raise RulesRuntimeError(f"scoring: {e}") from None
 
@@ -219,7 +221,7 @@ def check_invariants(m: State) -> list[str]:
     failed = []
     for name, fn, size, _span in m.program.invariants:
         try:
-            ok = fn(m, [None, 0] + [None] * size)
+            ok = fn(m)
         except RuleFailure:
             ok = False
         if not ok:

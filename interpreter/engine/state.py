@@ -11,7 +11,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
-                 "decisions", "program")
+                 "decisions", "program", "ticks")
 
     def __init__(self):
         self.zones: list[list[int]] = []
@@ -26,6 +26,7 @@ class State:
         self.sink = None             # list collecting narration, or None (not part of the game)
         self.decisions = 0           # decisions taken so far
         self.program = None
+        self.ticks = 0               # loop iterations left before the step budget stops the rules
 
     @property
     def over(self) -> bool:
@@ -35,7 +36,7 @@ class State:
         c = State.__new__(State)
         c.zones = [z[:] for z in self.zones]
         c.where = self.where[:]
-        c.vars = [v[:] if type(v) is list else v for v in self.vars]
+        c.vars = [_copy(v) if type(v) is list else v for v in self.vars]
         c.rng = self.rng
         c.stack = [f[:] for f in self.stack]
         c.pending = self.pending
@@ -51,3 +52,10 @@ class State:
         return (self.zones == other.zones and self.where == other.where and self.vars == other.vars
                 and self.rng == other.rng and self.stack == other.stack and self.pending == other.pending
                 and self.n == other.n and self.result == other.result and self.decisions == other.decisions)
+
+
+def _copy(v: list) -> list:
+    """Copy the containers of a variable (per-player lists, tables); values inside are immutable."""
+    if v and type(v[0]) is list:
+        return [x[:] for x in v]
+    return v[:]

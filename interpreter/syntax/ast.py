@@ -414,13 +414,14 @@ class ZoneDecl:
 
 @node
 class VarDecl:
-    """`var first: Player`, `var points: Int per player = 0`"""
+    """`var first: Player`, `var points: Int per player = 0`, `var filled: Int per player by Flower = 0`"""
     span: Span
     override: bool
     name: str
     type: object
     owner: str | None
     init: object
+    index: object = None       # the type after `by`: an enum or a range
 
 
 @node
@@ -468,6 +469,73 @@ class InvariantDecl:
 
 
 @node
+class LimitDecl:
+    """`limit decisions 400`: the game must end within this many decisions"""
+    span: Span
+    decisions: int
+
+
+@node
+class EventDecl:
+    """`event harvested(p: Player, f: Fruit)`"""
+    span: Span
+    name: str
+    params: tuple
+
+
+@node
+class WhenDecl:
+    """`when harvested(p, f) where f == Peach: ...` (parameters take the event's types)"""
+    span: Span
+    event: str
+    params: tuple          # names
+    where: object
+    body: tuple
+
+
+@node
+class Signal:
+    """`signal harvested(p, Peach)`"""
+    span: Span
+    event: str
+    args: tuple
+
+
+@node
+class AddTo:
+    """`add x to p.owed`"""
+    span: Span
+    value: object
+    target: object
+
+
+@node
+class RemoveFrom:
+    """`remove x from p.owed`"""
+    span: Span
+    value: object
+    target: object
+
+
+@node
+class ScenarioStep:
+    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure."""
+    span: Span
+    kind: str
+    value: object = None
+    name: str = ""
+
+
+@node
+class ScenarioDecl:
+    """`scenario name "description": ...`"""
+    span: Span
+    name: str
+    doc: str
+    steps: tuple
+
+
+@node
 class Module:
     """A whole .rules file."""
     span: Span
@@ -475,4 +543,5 @@ class Module:
     decls: tuple
 
 
-NAMED_DECLS = (OptionDecl, EnumDecl, CardDecl, CardsDecl, ZoneDecl, VarDecl, DefDecl, RuleDecl, ScoreDecl, InvariantDecl)
+NAMED_DECLS = (OptionDecl, EnumDecl, CardDecl, CardsDecl, ZoneDecl, VarDecl, DefDecl, RuleDecl, ScoreDecl, InvariantDecl,
+               EventDecl, ScenarioDecl)

@@ -146,8 +146,67 @@ class _ToAst(Transformer):
         return ast.ZoneDecl(self.span(meta), ov, str(name), typ, owner, seen or "all")
 
     def var_decl(self, meta, c):
-        ov, name, typ, owner, _eq, init = c
-        return ast.VarDecl(self.span(meta), ov, str(name), typ, owner, init)
+        ov, name, typ, owner, index, _eq, init = c
+        return ast.VarDecl(self.span(meta), ov, str(name), typ, owner, init, index)
+
+    def by(self, meta, c):
+        return c[0]
+
+    def limit_decl(self, meta, c):
+        return ast.LimitDecl(self.span(meta), int(c[0]))
+
+    def event_decl(self, meta, c):
+        return ast.EventDecl(self.span(meta), str(c[0]), tuple(c[1] or ()))
+
+    def when_decl(self, meta, c):
+        name, names, where, body = c
+        return ast.WhenDecl(self.span(meta), str(name), tuple(names or ()), where, body)
+
+    def names(self, meta, c):
+        return tuple(str(t) for t in c)
+
+    def signal_stmt(self, meta, c):
+        return ast.Signal(self.span(meta), str(c[0]), tuple(c[1] or ()))
+
+    def add_stmt(self, meta, c):
+        return ast.AddTo(self.span(meta), c[0], c[1])
+
+    def remove_stmt(self, meta, c):
+        return ast.RemoveFrom(self.span(meta), c[0], c[1])
+
+    def scenario_decl(self, meta, c):
+        name, doc, *steps = c
+        return ast.ScenarioDecl(self.span(meta), str(name), _unescape(doc[1:-1]) if doc else "", tuple(steps))
+
+    def sc_players(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "players", int(c[0]))
+
+    def sc_seed(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "seed", int(c[0]))
+
+    def sc_option(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "option", c[2], str(c[0]))
+
+    def sc_arrange(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "arrange", c[0])
+
+    def sc_take(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "take", self.template(c[0]))
+
+    def sc_expect(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "expect", c[0])
+
+    def sc_expect_legal(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "legal", self.template(c[1]))
+
+    def sc_expect_illegal(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "illegal", self.template(c[1]))
+
+    def sc_expect_over(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "over")
+
+    def sc_expect_failure(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "failure", _unescape(c[0][1:-1]))
 
     def def_decl(self, meta, c):
         ov, name, params, ret, _eq, body = c

@@ -1,0 +1,118 @@
+"""Running the scenarios written in a rule file: a position, scripted decisions, expectations.
+
+A scenario starts from the rules' own setup, or from its `arrange:` block run in
+place of `rule setup`; `take "label"` makes the decision with that label;
+`expect` checks a condition, that an option is (not) legal, that the game is
+over, or that the last `take` made the rules fail with a message.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..compile.errors import RulesRuntimeError
+from . import machine
+
+
+@attrs.frozen
+class ScenarioResult:
+    name: str
+    doc: str
+    ok: bool
+    message: str = ""
+    span: object = None
+
+
+def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
+    players = program.min_players
+    seed = 0
+    options = {o.name: o.default for o in program.options}
+    arrange = None
+    for step in sc.steps:
+        if step.kind == "players":
+            players = step.value
+        elif step.kind == "seed":
+            seed = step.value
+        elif step.kind == "option":
+            opt = program.option(step.name)
+            options[opt.name] = _option_value(opt, step.value)
+        elif step.kind == "arrange":
+            arrange = f"arrange {sc.name}"
+
+    def fail(step, why):
+        return ScenarioResult(sc.name, sc.doc, False, why, step.span if step is not None else sc.span)
+
+    try:
+        m = machine.new_game(program, players, options, seed, sink=[] if narrate else None,
+                             setup=arrange or "setup")
+    except RulesRuntimeError as e:
+        return fail(None, f"the rules failed while setting up: {e}")
+    except ValueError as e:
+        return fail(None, str(e))
+    failure = None
+    for step in sc.steps:
+        kind = step.kind
+        if kind in ("players", "seed", "option", "arrange"):
+            continue
+        if kind == "failure":
+            if failure is None:
+                return fail(step, f"expected the rules to fail with '{step.value}', but they did not")
+            if step.value not in failure:
+                return fail(step, f"expected a failure mentioning '{step.value}', got: {failure}")
+            failure = None
+            continue
+        if failure is not None:
+            return fail(step, f"the rules failed: {failure}")
+        if kind == "over":
+            if m.result is None:
+                return fail(step, "expected the game to be over, but it goes on")
+            continue
+        if kind == "expect":
+            try:
+                ok = program.scenario_fns[id(step)](m)
+            except Exception as e:  # a failing expression is a failed expectation
+                return fail(step, f"the expectation could not be evaluated: {e}")
+            if not ok:
+                return fail(step, "expectation not met")
+            continue
+        text = program.scenario_fns[id(step)](m)
+        labels = [o.label for o in machine.legal_options(m)]
+        if kind == "legal":
+            if text not in labels:
+                return fail(step, f"'{text}' should be legal; the options are: {_shown(labels)}")
+        elif kind == "illegal":
+            if text in labels:
+                return fail(step, f"'{text}' should not be legal, but it is")
+        elif kind == "take":
+            if m.result is not None:
+                return fail(step, f"cannot take '{text}': the game is over")
+            if text not in labels:
+                return fail(step, f"'{text}' is not legal here; the options are: {_shown(labels)}")
+            try:
+                machine.decide_by_label(m, text)
+            except RulesRuntimeError as e:
+                failure = str(e)
+    if failure is not None:
+        return fail(sc.steps[-1], f"the rules failed: {failure}")
+    return ScenarioResult(sc.name, sc.doc, True)
+
+
+def _shown(labels) -> str:
+    if not labels:
+        return "none (no decision is pending)"
+    shown = ", ".join(f"'{x}'" for x in labels[:8])
+    return shown + (f" and {len(labels) - 8} more" if len(labels) > 8 else "")
+
+
+def _option_value(opt, node):
+    from ..syntax import ast
+    if opt.kind == "choice":
+        return opt.values.index(node.id)
+    if opt.kind == "bool":
+        return node.value
+    if isinstance(node, ast.Neg):
+        return -node.operand.value
+    return node.value
+
+
+def run_all(program, narrate: bool = False) -> list[ScenarioResult]:
+    return [run_scenario(program, sc, narrate) for sc in program.scenarios]
