@@ -1,29 +1,37 @@
-"""A person at the keyboard: lists the legal options, numbered, and reads a number."""
-from __future__ import annotations
+"""A person at the keyboard: lists the legal options, numbered, and reads a number.
 
-import sys
+The answer may be an option's number or its exact label. Anything else is
+offered to `on_command(text, session)` (the CLI's `save FILE`, `quit`,
+`help`): it returns True when it handled the text, and may raise to stop the
+game. End of input raises EOFError for the caller to handle.
+"""
+from __future__ import annotations
 
 
 class HumanAgent:
     name = "human"
 
-    def __init__(self, read=input, write=print):
-        self.read = read
+    def __init__(self, read=None, write=print, on_command=None, prompt: str = "choose a number: "):
+        self.read = read if read is not None else (lambda text: input(text))
         self.write = write
+        self.on_command = on_command
+        self.prompt = prompt
+
+    def list_options(self, options) -> None:
+        for i, o in enumerate(options, 1):
+            self.write(f"  {i:2d}. {o.label}")
 
     def choose(self, session) -> int:
         options = session.legal()
-        for i, o in enumerate(options, 1):
-            self.write(f"  {i:2d}. {o.label}")
+        self.list_options(options)
         while True:
-            try:
-                answer = self.read("choose a number: ").strip()
-            except EOFError:
-                self.write("")
-                sys.exit(1)
+            answer = self.read(self.prompt).strip()   # EOFError propagates
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1].id
             matches = [o for o in options if o.label == answer]
             if matches:
                 return matches[0].id
-            self.write(f"please answer with a number from 1 to {len(options)}")
+            if answer and self.on_command is not None and self.on_command(answer, session):
+                continue
+            self.write(f"please answer with a number from 1 to {len(options)}"
+                       + (" (or 'help')" if self.on_command is not None else ""))

@@ -65,7 +65,7 @@ def check_builtin(checker, e: ast.Call):
         return T.INT if name == "size" else T.BOOL
     if name in ("top", "bottom"):
         if not isinstance(typ, T.ZoneT) and typ is not T.ANY:
-            checker.error(arg.span, f"'{name}' needs a zone, not {_a(typ)}", "for a list, use first(...) or last(...)")
+            checker.error(arg.span, f"'{name}' needs a zone, not {_a(typ)}", "for a list, use xs[0] or xs[-1]")
             return T.ANY
         return T.element_of(typ)
     if name in ("random", "list", "reverse"):

@@ -108,6 +108,11 @@ class LocalSym:
 
 
 @attrs.define(eq=False)
+class TeamValue:
+    index: int
+
+
+@attrs.define(eq=False)
 class BuiltinValue:
     name: str                # players, player_count
     type: object
@@ -232,6 +237,10 @@ class Checker:
         self.globals["player_count"] = BuiltinValue("player_count", T.INT)
         if self.teams:
             self.globals["teams"] = BuiltinValue("teams", T.ListT(T.TEAM))
+            for i, name in enumerate(self.teams):
+                if name in self.globals:
+                    self.error(d_teams[-1].span, f"the team name '{name}' is already used", "choose another name")
+                self.globals[name] = TeamValue(i)
         # enums first: everything else may mention them
         for d in self.decls:
             if isinstance(d, ast.EnumDecl):
@@ -461,8 +470,9 @@ class Checker:
         for sym in self.options:
             d = sym.decl
             self.scope = _Scope(d)
-            typ = self.expr(d.default)
-            self.expect(d.default, typ, sym.type, "the default of this option")
+            if sym.kind != "choice":
+                typ = self.expr(d.default)
+                self.expect(d.default, typ, sym.type, "the default of this option")
             sym.default = _constant_option_value(d.default, sym, self)
         for sym in self.card_sets:
             self.scope = _Scope(sym.decl)
@@ -481,7 +491,8 @@ class Checker:
                 self.scope = _Scope(d)
                 self.in_rule = False
                 typ = self.expr(d.init)
-                self.expect(d.init, typ, sym.type, f"the starting value of '{d.name}'")
+                want = sym.type.value if isinstance(sym.type, T.TableT) else sym.type
+                self.expect(d.init, typ, want, f"the starting value of '{d.name}'")
                 self.slots[id(d)] = self.scope.count
         for sym in self.defs.values():
             self.check_def(sym)
@@ -868,6 +879,8 @@ class Checker:
             return T.ANY
         if isinstance(sym, BuiltinValue):
             return sym.type
+        if isinstance(sym, TeamValue):
+            return T.TEAM
         return T.ANY
 
     def def_type(self, sym, node):
@@ -904,6 +917,9 @@ class Checker:
             if e.name == "owner":
                 self.refs[id(e)] = "owner"
                 return T.PLAYER
+            if e.name == "zone":
+                self.refs[id(e)] = "zone"
+                return T.ZoneT(otyp)
             if otyp is T.ANYCARD:
                 self.error(e.name_span, f"cards of any type have no field '{e.name}'", "give the card a type")
                 return T.ANY

@@ -100,7 +100,7 @@ class _Loader:
             self.diags.append(Diagnostic(_file_span(shown), f"{shown} is not UTF-8 text (byte {e.start})",
                                          "save the rules as UTF-8"))
             return None
-        self.hash.update(shown.encode() + b"\0" + data + b"\0")
+        self.hash.update(data + b"\0")
         self.sources[shown] = text
         try:
             return parse_module(text, shown)
@@ -167,6 +167,15 @@ class _Loader:
         index = {_key(d): i for i, d in enumerate(result) if _key(d) is not None}
         seen_here: dict = {}
         for d in mine:
+            if isinstance(d, ast.DropDecl):
+                key = ("scenario", d.name)
+                if key not in index:
+                    self.diags.append(Diagnostic(d.span, f"there is no scenario '{d.name}' to drop",
+                                                 did_you_mean(d.name, [k[1] for k in index if k[0] == "scenario"])))
+                    continue
+                result.pop(index[key])
+                index = {_key(x): i for i, x in enumerate(result) if _key(x) is not None}
+                continue
             if isinstance(d, SINGLETONS):
                 k = type(d)
                 result = [x for x in result if not isinstance(x, k)]
@@ -183,9 +192,8 @@ class _Loader:
                 continue
             name = d.name
             if key in seen_here:
-                self.diags.append(Diagnostic(d.span, f"'{name}' is defined twice",
-                                             "rename one of them",
-                                             ((seen_here[key].span, "the first definition is here"),)))
+                self.diags.append(Diagnostic(d.span, f"'{name}' is defined twice", "rename one of them",
+                                             related=((seen_here[key].span, "the first definition is here"),)))
                 continue
             seen_here[key] = d
             if getattr(d, "override", False):
@@ -209,7 +217,7 @@ class _Loader:
                     self.diags.append(Diagnostic(d.span, f"'{name}' is already defined",
                                                  f"write `override {_describe(d)} {name}` to replace it"
                                                  if type(old) is type(d) else "choose another name",
-                                                 ((old.span, "it is defined here"),)))
+                                                 related=((old.span, "it is defined here"),)))
                     continue
                 result.append(d)
                 index[key] = len(result) - 1

@@ -130,6 +130,13 @@ def rt_score(m, player):
     return m.program.score(m, player)
 
 
+def rt_zone_of(m, c):
+    where = m.where[c]
+    if where < 0:
+        raise RuleFailure(f"{m.program.card_names[c]} is not in play (in no zone)")
+    return where
+
+
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 

@@ -8,7 +8,7 @@ becomes a slot index or a constant, so the inner loop does no look-ups by name.
 from __future__ import annotations
 
 from ..check import types as T
-from ..check.checker import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym,
+from ..check.checker import (BuiltinValue, TeamValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym,
                              OptionSym, RuleSym, VarSym, ZoneSym)
 from ..diagnostics import Diagnostic, did_you_mean
 from ..engine import rng
@@ -676,6 +676,8 @@ class Compiler:
             return str(self.zone_base[sym.decl.name])
         if isinstance(sym, DefSym):
             return self.def_call(sym, [])
+        if isinstance(sym, TeamValue):
+            return str(sym.index)
         if isinstance(sym, BuiltinValue):
             if sym.name == "players":
                 return f"{self.const(self.players_by_n)}[m.n]"
@@ -709,6 +711,8 @@ class Compiler:
         obj = self.src(e.obj)
         if ref == "owner":
             return f"rt_owner(m, {obj})"
+        if ref == "zone":
+            return f"rt_zone_of(m, {obj})"
         if ref == "team":
             return f"(({obj}) % {self.team_count})"
         if ref == "seat":

@@ -118,7 +118,8 @@ def state_from_data(program, data, players: int, names, sink=None) -> State:
 
 
 # ----------------------------------------------------------------- writing
-def session_record(s: Session, kind: str) -> dict:
+def session_record(s: Session, kind: str, extra: dict | None = None) -> dict:
+    """The record of a session; `extra` adds plain keys (e.g. the agents at each seat) that readers may ignore."""
     p = s.program
     rec = {
         "rulecraft": kind,
@@ -136,6 +137,8 @@ def session_record(s: Session, kind: str) -> dict:
         scores, ties, winners = s.state.result
         rec["result"] = {"scores": {s.state.names[i]: scores[i] for i in range(s.state.n)},
                          "winners": [s.state.names[i] for i in winners]}
+    for key, value in (extra or {}).items():
+        rec.setdefault(key, value)
     if kind == "save":
         rec["state"] = state_to_data(s.state)
     return rec
@@ -147,9 +150,9 @@ def dump(rec: dict) -> str:
     return buf.getvalue()
 
 
-def write(path, s: Session, kind: str) -> None:
+def write(path, s: Session, kind: str, extra: dict | None = None) -> None:
     try:
-        Path(path).write_text(dump(session_record(s, kind)), encoding="utf-8")
+        Path(path).write_text(dump(session_record(s, kind, extra)), encoding="utf-8")
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
 
@@ -180,10 +183,12 @@ def parse(text: str, name: str = "the file") -> dict:
 
 
 def restore(data: dict, load_program, name: str = "the file", check_digest: bool = True,
-            narrate: bool = True, upto: int | None = None) -> Session:
+            narrate: bool = True, upto: int | None = None, on_decision=None) -> Session:
     """Rebuild the session a record describes by replaying its decisions (each one checked).
 
     `load_program(ref)` gives the Program for the record's game reference.
+    `on_decision(session, index, option_id)`, if given, is called just before each
+    checked decision is taken (the CLI prints its account and replays agents' chance there).
     """
     try:
         program = load_program(data["game"])
@@ -221,6 +226,8 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
                             "in these rules")
         if "player" in d and d["player"] != s.to_move + 1:
             raise UserError(f"decision {i} in {name} is by player {d['player']}, but it was player {s.to_move + 1}'s to take")
+        if on_decision is not None:
+            on_decision(s, i, d["id"])
         try:
             s.take(d["id"])
         except RulesRuntimeError as e:

@@ -531,8 +531,16 @@ class ScenarioDecl:
     """`scenario name "description": ...`"""
     span: Span
     name: str
+    override: bool
     doc: str
     steps: tuple
+
+
+@node
+class DropDecl:
+    """`drop scenario five_player_example`: a variant leaves out a scenario of the game it extends"""
+    span: Span
+    name: str
 
 
 @node

@@ -84,12 +84,22 @@ class _ToAst(Transformer):
         return ast.GameDecl(self.span(meta), _unescape(c[0][1:-1]))
 
     def players_decl(self, meta, c):
-        lo = int(c[0])
-        hi = int(c[1]) if c[1] is not None else lo
+        self.keyword(c[0], "players", "players 2..6")
+        lo = int(c[1])
+        hi = int(c[2]) if c[2] is not None else lo
         return ast.PlayersDecl(self.span(meta), lo, hi)
 
     def teams_decl(self, meta, c):
-        return ast.TeamsDecl(self.span(meta), tuple(str(t) for t in c))
+        self.keyword(c[0], "teams", "teams Heath, Cavern")
+        return ast.TeamsDecl(self.span(meta), tuple(str(t) for t in c[1:]))
+
+    def keyword(self, tok, word, example):
+        if str(tok) != word:
+            raise _ParseFailure(Diagnostic(self.tspan(tok), f"unexpected '{tok}' at the start of a declaration",
+                                           f"declarations start with a keyword such as `rule`, `def`, `var`, `zone` or `{word}` (e.g. `{example}`)"))
+
+    def drop_decl(self, meta, c):
+        return ast.DropDecl(self.span(meta), str(c[0]))
 
     def module_ref(self, meta, c):
         tok = c[0]
@@ -175,14 +185,15 @@ class _ToAst(Transformer):
         return ast.RemoveFrom(self.span(meta), c[0], c[1])
 
     def scenario_decl(self, meta, c):
-        name, doc, *steps = c
-        return ast.ScenarioDecl(self.span(meta), str(name), _unescape(doc[1:-1]) if doc else "", tuple(steps))
+        ov, name, doc, *steps = c
+        return ast.ScenarioDecl(self.span(meta), str(name), ov, _unescape(doc[1:-1]) if doc else "", tuple(steps))
 
-    def sc_players(self, meta, c):
-        return ast.ScenarioStep(self.span(meta), "players", int(c[0]))
-
-    def sc_seed(self, meta, c):
-        return ast.ScenarioStep(self.span(meta), "seed", int(c[0]))
+    def sc_number(self, meta, c):
+        word = str(c[0])
+        if word not in ("players", "seed"):
+            raise _ParseFailure(Diagnostic(self.tspan(c[0]), f"unexpected '{word}' in a scenario",
+                                           "a scenario has lines `players N`, `seed N`, `option x = v`, `arrange:`, `take \"…\"` and `expect …`"))
+        return ast.ScenarioStep(self.span(meta), word, int(c[1]))
 
     def sc_option(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "option", c[2], str(c[0]))
@@ -247,7 +258,7 @@ class _ToAst(Transformer):
 
     def assign_stmt(self, meta, c):
         target, op, value = c
-        if not isinstance(target, (ast.Name, ast.Attr)):
+        if not isinstance(target, (ast.Name, ast.Attr, ast.Index)):
             raise _ParseFailure(Diagnostic(target.span, "this cannot be assigned to",
                                            "assign to a variable (`first = p`) or a player's variable (`p.points += 1`)"))
         return ast.Assign(self.span(meta), target, str(op), value)

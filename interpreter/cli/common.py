@@ -1,0 +1,114 @@
+"""What several commands share: loading a game, players, seeds, options and agents.
+
+Every problem with the user's input is raised as UserError (one sentence);
+problems in the rules themselves come up as RulesError from the loader.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from ..agents import make_agent
+from ..check.modules import bundled_games, resolve_game
+from ..diagnostics import UserError, did_you_mean
+from ..engine.session import Session
+from ..loader import load
+
+DEFAULT_TABLE = 4          # default players: min(max players, 4), but at least the minimum
+
+
+def load_program(ref: str):
+    """A bundled game name or a path; raises RulesError with diagnostics if it cannot be loaded."""
+    try:
+        resolve_game(ref)
+    except FileNotFoundError:
+        games = bundled_games()
+        hint = did_you_mean(ref, games) or f"bundled games: {', '.join(games) or 'none'}"
+        raise UserError(f"there is no bundled game or file named '{ref}' ({hint})") from None
+    return load(ref)
+
+
+def default_players(program) -> int:
+    return max(program.min_players, min(program.max_players, DEFAULT_TABLE))
+
+
+def fresh_seed() -> int:
+    """A seed for a game the user did not seed; it is printed so the game can be played again."""
+    return secrets.randbelow(1_000_000)
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """Each seat's agent draws from its own seed, derived from the game's seed and the seat (0-based)."""
+    digest = hashlib.sha256(f"rulecraft-agent:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def split_list(text: str | None) -> list[str]:
+    if not text:
+        return []
+    items = [x.strip() for x in text.split(",")]
+    if any(not x for x in items):
+        raise UserError(f"'{text}' has an empty entry; separate names with single commas, e.g. random,first")
+    return items
+
+
+def table_size(program, players: int | None, agent_kinds: list[str]) -> int:
+    """--players if given; else the number of --agents when more than one is listed; else the default."""
+    if players is not None:
+        return players
+    if len(agent_kinds) > 1:
+        return len(agent_kinds)
+    return default_players(program)
+
+
+def seat_kinds(agent_kinds: list[str], players: int) -> list[str]:
+    """One agent kind per seat from --agents: a single kind serves every seat."""
+    if not agent_kinds:
+        return ["random"] * players
+    if len(agent_kinds) == 1:
+        return agent_kinds * players
+    if len(agent_kinds) != players:
+        raise UserError(f"--agents lists {len(agent_kinds)} agents for {players} players; "
+                        "give one per seat, or one for every seat")
+    return [k.lower() for k in agent_kinds]
+
+
+def parse_seats(text: str, players: int) -> set[int]:
+    """--seat 2, --seat 1,3 or --seat all → 0-based seat numbers."""
+    if text.strip().lower() == "all":
+        return set(range(players))
+    seats = set()
+    for item in split_list(text):
+        if not item.isdigit():
+            raise UserError(f"--seat takes seat numbers from 1 to {players} or 'all', not '{item}'")
+        k = int(item)
+        if not 1 <= k <= players:
+            raise UserError(f"there is no seat {k}: the game has {players} players (seats 1 to {players})")
+        seats.add(k - 1)
+    return seats
+
+
+def make_agents(kinds: list[str], seed: int) -> list:
+    """Agents per seat (None for a human seat, whom the caller prompts)."""
+    agents = []
+    for seat, kind in enumerate(kinds):
+        kind = kind.strip().lower()
+        agents.append(None if kind == "human" else make_agent(kind, agent_seed(seed, seat)))
+    return agents
+
+
+def start_session(program, ref: str, players: int, seed: int, settings, narrate: bool = True) -> Session:
+    options = Session.parse_options(program, settings)
+    return Session.start(program, ref, players, seed, options, narrate=narrate)
+
+
+def options_text(session) -> str:
+    p = session.program
+    return ", ".join(f"{o.name}={o.shown(session.options[o.name])}" for o in p.options) or "none"
+
+
+def label_of(session, option_id: int) -> str:
+    for o in session.legal():
+        if o.id == option_id:
+            return o.label
+    return str(option_id)

@@ -1,0 +1,150 @@
+"""The `rulecraft` command: argument parsing, dispatch, and turning every error into a sentence.
+
+Exit codes: 0 success; 1 a problem with the rules, the input or the game
+(diagnostics or one sentence on stderr); 2 a usage error (argparse);
+130 interrupted. A Python traceback is shown only with RULECRAFT_DEBUG=1.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..compile.errors import RulesRuntimeError
+from ..diagnostics import RulesError, UserError
+from ..engine.machine import IllegalDecision
+
+GAME_HELP = "a bundled game name (see 'rulecraft list') or the path to a .rules file"
+
+EPILOG = """\
+commands:
+  run      agents play a whole game; prints what happens, then the scores
+  play     play at one or more seats against agents (all seats: hot seat)
+  check    parse and check rule files; report every error
+  list     bundled games, their player counts and options
+  replay   replay a transcript written by --log, checking every decision
+
+examples:
+  rulecraft run blackmore --seed 7
+  rulecraft run blackmore --players 3 --set wheel=ascending --agents random,first,random --log game.yaml
+  rulecraft replay game.yaml
+  rulecraft play blackmore --seat 1 --save game.save
+  rulecraft play --load game.save
+  rulecraft check games/blackmore.rules
+
+Run 'rulecraft COMMAND --help' for a command's options."""
+
+PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 and at least its minimum; "
+                "with several --agents, one player per agent)")
+SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
+SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
+AGENTS_HELP = ("agents by seat, comma-separated: random, first or human (one name serves every seat; "
+               "default random); each random agent is seeded from the seed and its seat")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulecraft", description="Board and card games written as .rules text files, run by one interpreter.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    run = sub.add_parser("run", help="agents play a whole game", description=(
+        "Agents play GAME to the end. Prints the rules' narration and every decision in order, then the "
+        "final scores and the winner(s). The same seed, options and agents give the same output, byte for byte."))
+    run.add_argument("game", metavar="GAME", help=GAME_HELP)
+    _table_args(run)
+    run.add_argument("--log", metavar="FILE", help="write the game's transcript (YAML) to FILE, for 'rulecraft replay'")
+    run.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
+
+    play = sub.add_parser("play", help="play interactively against agents", description=(
+        "Play GAME at the seat(s) given by --seat; agents take the other seats. Before each of your "
+        "decisions you see only what your seat may see, then numbered options. At the prompt you may also "
+        "type 'help', 'view', 'save FILE' or 'quit'."))
+    play.add_argument("game", metavar="GAME", nargs="?", help=GAME_HELP + " (not needed with --load)")
+    play.add_argument("--seat", metavar="K", help="your seat, 1-based (default 1); several: --seat 1,2; "
+                                                   "everyone at this keyboard (hot seat): --seat all")
+    _table_args(play)
+    play.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision")
+    play.add_argument("--load", metavar="FILE", help="resume a game saved with --save or 'save FILE' "
+                      "(same seats and agents unless --seat/--agents say otherwise; add --save to keep saving)")
+    play.add_argument("--log", metavar="FILE", help="write the transcript to FILE when the game ends")
+
+    check = sub.add_parser("check", help="parse and check rule files", description=(
+        "Parse and check each FILE, printing every error with its file:line:col. "
+        "Exit status 0 when all are clean, 1 otherwise."))
+    check.add_argument("files", metavar="FILE", nargs="+", help="a .rules file (or a bundled game name)")
+
+    lst = sub.add_parser("list", help="bundled games and their options", description=(
+        "List the games bundled with rulecraft: title, player counts and options (allowed values, default). "
+        "Variants outside the package (e.g. examples/ in a checkout) are listed when their files or "
+        "folders are given as PATH."))
+    lst.add_argument("paths", metavar="PATH", nargs="*", help="more .rules files or folders of them to list")
+
+    replay = sub.add_parser("replay", help="replay a transcript and verify it", description=(
+        "Replay a transcript written by 'run --log' (or a save), checking every decision against the rules "
+        "and the recorded result; prints the game like 'run'. An illegal decision is reported by its number."))
+    replay.add_argument("file", metavar="FILE", help="the transcript (YAML)")
+    replay.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
+    return parser
+
+
+def _table_args(p) -> None:
+    p.add_argument("--players", "-n", type=int, metavar="N", help=PLAYERS_HELP)
+    p.add_argument("--seed", "-s", type=int, metavar="S", help=SEED_HELP)
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
+    p.add_argument("--agents", "-a", metavar="A,B,...", help=AGENTS_HELP)
+
+
+def _commands():
+    from .check import cmd_check, cmd_list
+    from .play import cmd_play
+    from .run import cmd_replay, cmd_run
+    return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay}
+
+
+def _error(message: str) -> int:
+    print(f"rulecraft: error: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv=None) -> int:
+    debug = os.environ.get("RULECRAFT_DEBUG") == "1"
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")   # a game's text never fails on a narrow terminal
+        except (AttributeError, ValueError, OSError):
+            pass
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:                       # --help, or a usage error (exit 2)
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        return _commands()[args.command](args)
+    except RulesError as e:
+        print(e.render(), file=sys.stderr)
+        return 1
+    except (UserError, IllegalDecision) as e:
+        return _error(str(e))
+    except RulesRuntimeError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        try:                                      # e.g. `rulecraft run blackmore | head`
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 1
+    except Exception as e:                        # a bug in rulecraft, never in the user's input
+        if debug:
+            raise
+        one_line = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        return _error(f"internal error: {type(e).__name__}" + (f": {one_line}" if one_line else "")
+                      + " (set RULECRAFT_DEBUG=1 to see where)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

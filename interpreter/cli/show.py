@@ -1,0 +1,120 @@
+"""Plain-text rendering: the running account of a game, a player's view, the result, a game's card.
+
+Everything printed comes from the rules (narration, labels, zone and variable
+names) or from the engine's generic view; nothing here knows any game.
+"""
+from __future__ import annotations
+
+
+def _say(line: str = "") -> None:
+    print(line)
+
+
+class Account:
+    """Prints narration and decisions in the order they happen.
+
+    Narration a decision causes is printed after it; each decision reads
+    "  Player 2: play Blue 7" (indented, so the rules' own lines stand out).
+    """
+
+    def __init__(self, session, quiet: bool = False, write=_say):
+        self.session = session
+        self.quiet = quiet
+        self.write = write
+
+    def narrate(self) -> None:
+        lines = self.session.drain_narration()
+        if not self.quiet:
+            for line in lines:
+                self.write(line)
+
+    def decision(self, who: int, label: str) -> None:
+        self.narrate()
+        if not self.quiet:
+            self.write(f"  {self.session.state.names[who]}: {label}")
+
+
+def header(session, agents_text: str | None = None, extra: str = "") -> list[str]:
+    p = session.program
+    lines = [f"{p.title}: {session.state.n} players, seed {session.seed}{extra}"]
+    if p.options:
+        lines.append(f"options: {', '.join(f'{o.name}={o.shown(session.options[o.name])}' for o in p.options)}")
+    if agents_text:
+        lines.append(f"seats: {agents_text}")
+    return lines
+
+
+def seats_text(session, kinds: list[str]) -> str:
+    return ", ".join(f"{session.state.names[i]} {kind}" for i, kind in enumerate(kinds))
+
+
+def result_lines(session) -> list[str]:
+    """Final scores in seat order, then the winner or the players who share the win."""
+    m = session.state
+    if m.result is None:
+        who = session.to_move
+        return [f"The game is not over: {m.names[who]} is to decide (after {len(session.history)} decisions)."]
+    scores, ties, winners = m.result
+    width = max(len(name) for name in m.names)
+    show_ties = session.program.tiebreak is not None
+    lines = ["Final scores:"]
+    for i, name in enumerate(m.names):
+        line = f"  {name.ljust(width)}  {scores[i]:>4}"
+        if show_ties:
+            line += f"  (tie-break {ties[i]})"
+        if i in winners:
+            line += "  *"
+        lines.append(line.rstrip())
+    names = [m.names[i] for i in winners]
+    if len(names) == 1:
+        lines.append(f"Winner: {names[0]}")
+    else:
+        lines.append(f"Winners (tied, sharing the victory): {_and(names)}")
+    return lines
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _human(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _cards(shown) -> str:
+    if isinstance(shown, dict):            # hidden: only its size
+        n = shown.get("hidden", 0)
+        return f"{n} hidden card{'s' if n != 1 else ''}" if n else "empty"
+    return ", ".join(shown) if shown else "empty"
+
+
+def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
+    """A player's view (engine.views.view) as text: zones, then variables. Cards are listed bottom to top."""
+    lines = []
+    for zone, entry in view["zones"].items():
+        if isinstance(entry, dict) and "hidden" not in entry:       # one per player or team
+            lines.append(f"{_human(zone)}:")
+            for owner, shown in entry.items():
+                mark = " (you)" if owner == viewer_name else ""
+                lines.append(f"  {owner}{mark}: {_cards(shown)}")
+        else:
+            lines.append(f"{_human(zone)}: {_cards(entry)}")
+    for var, value in view["vars"].items():
+        if isinstance(value, dict):
+            lines.append(f"{_human(var)}: " + ", ".join(f"{k} {v}" for k, v in value.items()))
+        else:
+            lines.append(f"{_human(var)}: {value}")
+    return lines
+
+
+def game_card(name: str, program) -> list[str]:
+    """What `rulecraft list` prints for one game."""
+    lo, hi = program.min_players, program.max_players
+    count = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+    lines = [f"{name}: {program.title} ({count})"]
+    for o in program.options:
+        doc = f" - {o.doc}" if o.doc else ""
+        lines.append(f"  --set {o.name}=<{o.domain_text()}>  (default {o.shown(o.default)}){doc}")
+    if not program.options:
+        lines.append("  no options")
+    return lines

@@ -1,0 +1,1 @@
+"""Validating rules: generic properties, the author's invariants and scenarios, exploration."""

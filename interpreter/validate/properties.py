@@ -1,0 +1,188 @@
+"""The properties every game must have, checked with no effort from its author.
+
+Each check takes a running game and raises PropertyFailure with a sentence when
+the property does not hold. `play_checked` drives one game with a chooser of
+option indexes (hypothesis data, or a seeded random) and checks everything at
+every step, so a failure names the step it happened at.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..compile.errors import RulesRuntimeError
+from ..engine import machine, records, views
+from ..engine.machine import IllegalDecision
+
+DEFAULT_LIMIT = 5000
+
+
+class PropertyFailure(Exception):
+    def __init__(self, prop: str, message: str, step: int):
+        self.prop = prop
+        self.step = step
+        super().__init__(f"{prop}: {message} (at decision {step})")
+
+
+@attrs.define
+class Outcome:
+    decisions: list          # option ids taken
+    steps: int
+    final: object            # the final State
+
+
+def check_places(m, step):
+    """Every card is in exactly one place, and `where` agrees with the zones."""
+    seen = {}
+    for zi, cards in enumerate(m.zones):
+        for c in cards:
+            if c in seen:
+                raise PropertyFailure("every card in one place",
+                                      f"{m.program.card_names[c]} is in {m.program.zone_instance_names[seen[c]]} "
+                                      f"and in {m.program.zone_instance_names[zi]}", step)
+            seen[c] = zi
+            if m.where[c] != zi:
+                raise PropertyFailure("every card in one place", f"{m.program.card_names[c]} is misplaced", step)
+    for c, w in enumerate(m.where):
+        if w >= 0 and c not in seen:
+            raise PropertyFailure("every card in one place", f"{m.program.card_names[c]} is lost", step)
+
+
+def check_invariants(m, step):
+    failed = machine.check_invariants(m)
+    if failed:
+        raise PropertyFailure(f"invariant {failed[0]}", "it does not hold", step)
+
+
+def check_refusal(m, step, bad_id):
+    """An option not offered is refused and leaves the state exactly as it was."""
+    legal = machine.legal_ids(m)
+    if bad_id in legal:
+        return
+    before = m.copy()
+    try:
+        machine.decide(m, bad_id)
+    except IllegalDecision:
+        pass
+    else:
+        raise PropertyFailure("illegal options are refused", f"option {bad_id} was accepted though not offered", step)
+    if not m.same_as(before):
+        raise PropertyFailure("illegal options are refused", f"refusing option {bad_id} changed the game", step)
+
+
+def check_view_hides(m, step, viewer, permute):
+    """A player's view is unchanged when the cards hidden from them are shuffled among hidden places."""
+    p = m.program
+    hidden_slots = []
+    for zone in p.zones:
+        owners = range(m.n) if zone.owner == "player" else (range(len(p.teams)) if zone.owner == "team" else [None])
+        for k in owners:
+            inst = zone.base + (k or 0)
+            owner = k if zone.owner == "player" else (-(k + 2) if zone.owner == "team" else -1)
+            if not views.can_see(p, zone, owner, viewer):
+                hidden_slots.extend((inst, i) for i in range(len(m.zones[inst])))
+    if len(hidden_slots) < 2:
+        return
+    before = views.view(m, viewer)
+    other = m.copy()
+    cards = [other.zones[z][i] for z, i in hidden_slots]
+    types = [p.card_types[c] for c in cards]
+    order = permute(len(cards))
+    moved = [cards[j] for j in order]
+    # only swap cards of the same type, so every zone still holds what it may hold
+    if [p.card_types[c] for c in moved] != types:
+        moved = cards[:]
+        by_type: dict = {}
+        for idx, c in enumerate(cards):
+            by_type.setdefault(p.card_types[c], []).append(idx)
+        for idxs in by_type.values():
+            perm = permute(len(idxs))
+            vals = [cards[idxs[j]] for j in perm]
+            for idx, v in zip(idxs, vals):
+                moved[idx] = v
+    for (z, i), c in zip(hidden_slots, moved):
+        other.zones[z][i] = c
+        other.where[c] = z
+    after = views.view(other, viewer)
+    if before != after:
+        raise PropertyFailure("views hide what is hidden",
+                              f"player {viewer + 1}'s view changed when cards hidden from them were reshuffled", step)
+
+
+def check_save_load(m, step):
+    """A save at this step loads to the identical state."""
+    data = records.state_to_data(m)
+    text = records.dump(data)
+    back = records._yaml().load(text)
+    restored = records.state_from_data(m.program, back, m.n, m.names)
+    if not restored.same_as(m):
+        raise PropertyFailure("save and load", "the loaded game differs from the saved one", step)
+    return restored
+
+
+def play_checked(program, players, options, seed, pick, limit=None, deep=True) -> Outcome:
+    """Play one game, choosing with `pick(n) -> index`, checking the properties as it goes.
+
+    Cheap properties (places, invariants, the end, someone can move, refusal of an illegal
+    option) are checked at every step. With `deep`, the costly ones (views under reshuffle,
+    independent copies, save and load) are checked at two steps drawn by `pick`, so over
+    many games every step gets its turn.
+    """
+    limit = limit or program.limit or DEFAULT_LIMIT
+    deep_steps = {0, pick(64)} if deep else set()
+    try:
+        m = machine.new_game(program, players, options, seed)
+    except RulesRuntimeError as e:
+        raise PropertyFailure("no runtime error", str(e), 0) from None
+    taken = []
+    step = 0
+    while True:
+        check_places(m, step)
+        check_invariants(m, step)
+        if m.result is not None:
+            break
+        ids = machine.legal_ids(m)
+        if not ids:
+            raise PropertyFailure("someone can always move", "the game is not over but nobody has an option", step)
+        if step >= limit:
+            raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions", step)
+        check_refusal(m, step, pick(program.action_count + 1) if program.action_count else 0)
+        if step in deep_steps:
+            viewer = pick(m.n)
+            check_view_hides(m, step, viewer, lambda n: _permutation(pick, n))
+            snapshot = m.copy()
+            probe = m.copy()
+            try:
+                for _ in range(3):
+                    if probe.result is not None:
+                        break
+                    pids = machine.legal_ids(probe)
+                    machine.decide(probe, pids[pick(len(pids))])
+            except RulesRuntimeError:
+                pass
+            if not m.same_as(snapshot):
+                raise PropertyFailure("copies are independent", "playing on a copy changed the original", step)
+            m = check_save_load(m, step)
+        choice = ids[pick(len(ids))]
+        taken.append(choice)
+        try:
+            machine.decide(m, choice)
+        except RulesRuntimeError as e:
+            raise PropertyFailure("no runtime error", str(e), step + 1) from None
+        step += 1
+    return Outcome(taken, step, m)
+
+
+def _permutation(pick, n):
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = pick(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def replay_ids(program, players, options, seed, ids):
+    """Replay option ids; the final state (for determinism checks)."""
+    m = machine.new_game(program, players, options, seed)
+    for i in ids:
+        machine.decide(m, i)
+    return m

@@ -1,0 +1,403 @@
+"""The `rulecraft` command: run, play, check, list, replay — and no traceback for any bad input.
+
+Most tests call `main(argv)` in-process and read stdout/stderr with capsys; a
+few run the installed command in a subprocess. Every test works in its own
+folder (the rules' digest is taken from paths as shown from there).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from ruamel.yaml import YAML
+
+from rulecraft.cli import main as cli_main
+from rulecraft.cli.main import main
+
+TINY = '''\
+game "Tiny"
+players 2..3
+option bonus: 0..5 = 0 "points added to every score"
+card Chip(n: 1..4) named "chip {n}"
+cards chips = [Chip(n) for n in 1..4]
+zone pile of Chip
+zone hand of Chip per player, seen by owner
+rule setup:
+    move chips to pile
+    shuffle pile
+    say "Chips are ready."
+rule play:
+    for p in players:
+        p chooses c in pile as "take {c}":
+            move c to p.hand
+        say "{p} took a chip."
+score p = sum(c.n for c in p.hand) + bonus
+'''
+
+BOOM = '''\
+game "Boom"
+players 2
+card Chip(n: 1..2) named "chip {n}"
+cards chips = [Chip(n) for n in 1..2]
+zone pile of Chip
+zone hand of Chip per player
+rule play:
+    for p in players:
+        p chooses c in chips as "take {c}":
+            move top(pile) to p.hand
+score p = 0
+'''
+
+BROKEN = '''\
+game "Bad"
+players 2
+zone hnd of Foo
+rule play:
+    say "hello"
+'''
+
+
+@pytest.fixture(autouse=True)
+def _own_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RULECRAFT_DEBUG", raising=False)
+
+
+def call(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def one_sentence_error(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("rulecraft: error: "), err
+    return lines[0]
+
+
+def yaml_load(path):
+    return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+
+
+def yaml_dump(data, path):
+    y = YAML(typ="safe", pure=True)
+    y.default_flow_style = None
+    with path.open("w", encoding="utf-8") as f:
+        y.dump(data, f)
+
+
+# ---------------------------------------------------------------------- run
+def test_run_prints_an_account_and_is_deterministic(capsys):
+    code, out, err = call(capsys, "run", "blackmore", "--seed", "5", "--players", "3")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "The Witches of Blackmore: 3 players, seed 5"
+    assert lines[1] == "options: wheel=descending, hand_size=6"
+    assert lines[2] == "seats: Player 1 random, Player 2 random, Player 3 random"
+    assert lines[3].startswith("The trump is ")            # setup narration before any decision
+    assert lines[4].startswith("  Player ") and ": play " in lines[4]
+    # narration is interleaved: each contest's three plays come right before its winner is announced
+    wins = [i for i, line in enumerate(lines) if " wins the contest with " in line]
+    assert wins
+    for i in wins:
+        assert all(": play " in lines[j] for j in range(i - 3, i))
+    assert "Final scores:" in lines
+    assert lines[-1].startswith("Winner: ") or lines[-1].startswith("Winners (tied")
+    code2, out2, _ = call(capsys, "run", "blackmore", "--seed", "5", "--players", "3")
+    assert code2 == 0 and out2 == out
+    _, out3, _ = call(capsys, "run", "blackmore", "--seed", "6", "--players", "3")
+    assert out3 != out
+
+
+def test_run_defaults_and_agents(capsys):
+    code, out, _ = call(capsys, "run", "blackmore", "--seed", "1")
+    assert code == 0 and out.startswith("The Witches of Blackmore: 4 players, seed 1\n")
+    code, out, _ = call(capsys, "run", "blackmore", "--seed", "1", "--agents", "first,random,first")
+    assert code == 0
+    assert "3 players" in out.splitlines()[0]
+    assert "seats: Player 1 first, Player 2 random, Player 3 first" in out
+    # a first-legal agent always plays the first card its hand offers: runs agree whatever the seed of agents
+    _, out_a, _ = call(capsys, "run", "blackmore", "--seed", "1", "--agents", "first", "-n", "2")
+    _, out_b, _ = call(capsys, "run", "blackmore", "--seed", "1", "--agents", "first", "-n", "2")
+    assert out_a == out_b
+
+
+def test_run_quiet_prints_only_the_result(capsys):
+    code, out, _ = call(capsys, "run", "blackmore", "--seed", "2", "--players", "2", "--quiet")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Final scores:"
+    assert len(lines) == 4 and lines[1].startswith("  Player 1") and lines[2].startswith("  Player 2")
+    # the quiet result is the tail of the full account
+    _, full, _ = call(capsys, "run", "blackmore", "--seed", "2", "--players", "2")
+    assert full.endswith(out)
+
+
+def test_run_sets_options(capsys, tmp_path):
+    (tmp_path / "tiny.rules").write_text(TINY)
+    _, plain, _ = call(capsys, "run", "tiny.rules", "--seed", "4", "-n", "2", "-q")
+    code, bonus, _ = call(capsys, "run", "tiny.rules", "--seed", "4", "-n", "2", "-q", "--set", "bonus=5")
+    assert code == 0
+    score = lambda text, who: int(next(l for l in text.splitlines() if l.strip().startswith(who)).split()[2])
+    assert score(bonus, "Player 1") == score(plain, "Player 1") + 5
+    assert score(bonus, "Player 2") == score(plain, "Player 2") + 5
+
+
+def test_log_transcript_replays_identically(capsys, tmp_path):
+    code, out, _ = call(capsys, "run", "blackmore", "--seed", "11", "-n", "3", "--set", "wheel=ascending",
+                        "--log", "game.yaml")
+    assert code == 0
+    data = yaml_load(tmp_path / "game.yaml")
+    assert data["rulecraft"] == "transcript" and data["seed"] == 11 and data["players"] == 3
+    assert data["options"]["wheel"] == "ascending"
+    assert len(data["decisions"]) == len(re.findall(r"^  Player \d: ", out, re.M))
+    code, replayed, err = call(capsys, "replay", "game.yaml")
+    assert code == 0 and err == ""
+    body, _, last = replayed.rstrip("\n").rpartition("\n")
+    assert body + "\n" == out
+    assert last == f"game.yaml: verified, {len(data['decisions'])} decisions, each legal and the recorded result matches."
+
+
+def test_edited_transcript_is_refused_naming_the_decision(capsys, tmp_path):
+    call(capsys, "run", "blackmore", "--seed", "3", "-n", "2", "-q", "--log", "game.yaml")
+    data = yaml_load(tmp_path / "game.yaml")
+    # decision 5: swap in a card the player does not hold at that point
+    from rulecraft.engine import records
+    from rulecraft.loader import load
+    k = 4
+    before = records.restore(data, load, upto=k)
+    legal = {o.id for o in before.legal()}
+    bad = next(i for i in range(100) if i not in legal)
+    data["decisions"][k]["id"] = bad
+    del data["decisions"][k]["label"]
+    yaml_dump(data, tmp_path / "edited.yaml")
+    code, out, err = call(capsys, "replay", "edited.yaml")
+    assert code == 1
+    line = one_sentence_error(err)
+    assert "decision 5 in edited.yaml" in line and "is not legal at that point" in line
+
+
+def test_transcript_with_a_forged_result_is_refused(capsys, tmp_path):
+    call(capsys, "run", "blackmore", "--seed", "3", "-n", "2", "-q", "--log", "game.yaml")
+    data = yaml_load(tmp_path / "game.yaml")
+    data["result"]["scores"]["Player 1"] += 1
+    yaml_dump(data, tmp_path / "forged.yaml")
+    code, _, err = call(capsys, "replay", "forged.yaml", "-q")
+    assert code == 1
+    assert "records the result" in one_sentence_error(err)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["run", "blackmore", "--set", "wheel=sideways"], "option 'wheel' is one of descending, ascending, not 'sideways'"),
+    (["run", "blackmore", "--set", "colour=red"], "no option 'colour'"),
+    (["run", "blackmore", "--set", "wheel"], "NAME=VALUE"),
+    (["run", "blackmore", "--set", "hand_size=12"], "hand_size"),
+    (["run", "blackmore", "--players", "9"], "2 to 6 players, not 9"),
+    (["run", "blackmor"], "did you mean 'blackmore'"),
+    (["run", "no/such/file.rules"], "no bundled game or file named"),
+    (["run", "blackmore", "--agents", "robot"], "unknown agent 'robot'"),
+    (["run", "blackmore", "-n", "2", "--agents", "random,first,random"], "3 agents for 2 players"),
+    (["run", "blackmore", "--agents", "human"], "rulecraft play"),
+    (["play", "blackmore", "--seat", "7"], "no seat 7"),
+    (["play", "blackmore", "--seat", "first"], "--seat takes seat numbers"),
+    (["play"], "name a game"),
+    (["replay", "missing.yaml"], "cannot read missing.yaml"),
+])
+def test_bad_input_is_one_sentence_and_exit_1(capsys, argv, words):
+    code, _, err = call(capsys, *argv)
+    assert code == 1
+    assert words in one_sentence_error(err)
+
+
+def test_corrupt_and_foreign_files_are_refused(capsys, tmp_path):
+    (tmp_path / "junk.yaml").write_text("decisions: [1, 2\n")
+    (tmp_path / "other.yaml").write_text("name: something else\nitems: [1, 2]\n")
+    (tmp_path / "binary.yaml").write_bytes(b"\xff\xfe\x00garbage")
+    for name, words in (("junk.yaml", "not a valid transcript"), ("other.yaml", "not a rulecraft transcript"),
+                        ("binary.yaml", "cannot read")):
+        for argv in (["replay", name], ["play", "--load", name]):
+            code, _, err = call(capsys, *argv)
+            assert code == 1 and words in one_sentence_error(err)
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main(["run", "blackmore", "--seed", "x"]) == 2
+    assert "invalid int value" in capsys.readouterr().err
+    assert main(["frobnicate"]) == 2
+    capsys.readouterr()
+    assert main(["--help"]) == 0
+    assert "rulecraft run blackmore" in capsys.readouterr().out
+
+
+def test_runtime_failure_is_reported_without_traceback(capsys, tmp_path):
+    (tmp_path / "boom.rules").write_text(BOOM)
+    code, _, err = call(capsys, "run", "boom.rules", "--seed", "1", "--log", "boom.yaml")
+    assert code == 1
+    assert err.startswith("boom.rules:10:13: runtime error")
+    assert "runtime error: top of an empty zone" in err and "in rule 'play'" in err
+    assert (tmp_path / "boom.yaml").exists()
+
+
+def test_internal_errors_and_interrupts_are_caught(capsys, monkeypatch):
+    def bug(args):
+        raise ZeroDivisionError("division by zero")
+    monkeypatch.setattr(cli_main, "_commands", lambda: {"list": bug})
+    code, _, err = call(capsys, "list")
+    assert code == 1
+    assert "internal error: ZeroDivisionError: division by zero" in one_sentence_error(err)
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli_main, "_commands", lambda: {"list": interrupted})
+    code, out, err = call(capsys, "list")
+    assert code == 130 and out == "" and err.strip() == ""
+
+
+# -------------------------------------------------------------------- check
+def test_check_clean_and_broken_files(capsys, tmp_path):
+    (tmp_path / "tiny.rules").write_text(TINY)
+    (tmp_path / "broken.rules").write_text(BROKEN)
+    code, out, err = call(capsys, "check", "tiny.rules", "blackmore")
+    assert (code, out, err) == (0, "tiny.rules: ok\nblackmore: ok\n", "")
+    code, out, err = call(capsys, "check", "tiny.rules", "broken.rules")
+    assert code == 1
+    assert out == "tiny.rules: ok\n"
+    assert "broken.rules:3:13: error: unknown type 'Foo'" in err
+    assert "    3 | zone hnd of Foo" in err and "^^^" in err
+    code, _, err = call(capsys, "check", "nothing.rules")
+    assert code == 1 and "no file 'nothing.rules'" in err
+
+
+def test_run_of_a_broken_file_prints_diagnostics(capsys, tmp_path):
+    (tmp_path / "broken.rules").write_text(BROKEN)
+    code, out, err = call(capsys, "run", "broken.rules")
+    assert code == 1 and out == ""
+    assert err.startswith("broken.rules:3:13: error: unknown type 'Foo'")
+
+
+# --------------------------------------------------------------------- list
+def test_list_shows_games_counts_and_options(capsys, tmp_path):
+    code, out, _ = call(capsys, "list")
+    assert code == 0
+    assert "blackmore: The Witches of Blackmore (2-6 players)" in out
+    assert "--set wheel=<descending | ascending>  (default descending) - the side of the Witches' Wheel" in out
+    assert "--set hand_size=<1..8>  (default 6)" in out
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "tiny.rules").write_text(TINY)
+    code, out, _ = call(capsys, "list", "variants")
+    assert code == 0
+    assert "Tiny (2-3 players)" in out and "--set bonus=<0..5>  (default 0) - points added to every score" in out
+
+
+# --------------------------------------------------------------------- play
+class Keyboard:
+    """Scripted answers for input(); then `then` forever (or end of input if None)."""
+
+    def __init__(self, answers, then=None):
+        self.answers = list(answers)
+        self.then = then
+        self.prompts = []
+
+    def __call__(self, prompt=""):
+        self.prompts.append(prompt)
+        if self.answers:
+            return self.answers.pop(0)
+        if self.then is None:
+            raise EOFError
+        return self.then
+
+
+def play(capsys, monkeypatch, keyboard, *argv):
+    monkeypatch.setattr("builtins.input", keyboard)
+    return call(capsys, "play", *argv)
+
+
+def test_play_save_and_load_finish_like_an_uninterrupted_game(capsys, monkeypatch, tmp_path):
+    table = ("blackmore", "--seat", "2", "--players", "3", "--seed", "21")
+    # uninterrupted: three chosen answers, then always the first option
+    code, whole, _ = play(capsys, monkeypatch, Keyboard(["1", "3", "2"], then="1"), *table, "--log", "whole.yaml")
+    assert code == 0 and "Final scores:" in whole
+
+    # the same choices, with commands between them, then `save` and `quit` at the fourth decision
+    kb = Keyboard(["1", "view", "help", "3", "2", "save mid.yaml", "quit"])
+    code, out, _ = play(capsys, monkeypatch, kb, *table, "--save", "auto.yaml")
+    assert code == 0
+    assert "Answer with an option's number" in out            # help
+    assert "saved to mid.yaml" in out
+    assert "resume with: rulecraft play --load auto.yaml" in out
+    assert kb.prompts[0] == "Player 2> "
+    mid = yaml_load(tmp_path / "mid.yaml")
+    assert mid["rulecraft"] == "save" and mid["agents"] == ["random", "human", "random"]
+    assert yaml_load(tmp_path / "auto.yaml")["decisions"] == mid["decisions"]
+
+    code, rest, _ = play(capsys, monkeypatch, Keyboard([], then="1"), "--load", "mid.yaml", "--log", "resumed.yaml")
+    assert code == 0
+    assert f"resumed from mid.yaml after {len(mid['decisions'])} decisions" in rest.splitlines()[0]
+    a, b = yaml_load(tmp_path / "whole.yaml"), yaml_load(tmp_path / "resumed.yaml")
+    assert a["decisions"] == b["decisions"] and a["result"] == b["result"]
+    assert rest[rest.index("Final scores:"):] == whole[whole.index("Final scores:"):]
+
+
+def test_play_shows_only_what_the_seat_may_see(capsys, monkeypatch):
+    kb = Keyboard([], then="1")
+    code, out, _ = play(capsys, monkeypatch, kb, "blackmore", "--seat", "all", "-n", "2", "--seed", "8")
+    assert code == 0 and "Final scores:" in out
+    blocks = out.split("=== ")[1:]
+    assert len(blocks) == len(kb.prompts)
+    first = blocks[0]
+    me = first.split(",")[0]                                  # "Player 1" or "Player 2"
+    other = "Player 2" if me == "Player 1" else "Player 1"
+    assert f"    {me} (you): " in first
+    assert f"    {other}: 6 hidden cards" in first
+    assert "  deck: 41 hidden cards" in first
+    # hot seat: both seats are asked
+    assert {p for p in kb.prompts} == {"Player 1> ", "Player 2> "}
+
+
+def test_play_end_of_input_leaves_quietly_with_exit_1(capsys, monkeypatch, tmp_path):
+    code, out, err = play(capsys, monkeypatch, Keyboard(["1"]), "blackmore", "--seed", "2", "--save", "g.yaml")
+    assert code == 1
+    assert "input ended before the game did" in one_sentence_error(err)
+    assert len(yaml_load(tmp_path / "g.yaml")["decisions"]) >= 1
+
+
+def test_play_rejects_a_damaged_save(capsys, monkeypatch, tmp_path):
+    play(capsys, monkeypatch, Keyboard(["1", "save s.yaml", "quit"]), "blackmore", "--seed", "2")
+    data = yaml_load(tmp_path / "s.yaml")
+    data["state"]["rng"] += 1
+    yaml_dump(data, tmp_path / "s2.yaml")
+    code, _, err = play(capsys, monkeypatch, Keyboard([]), "--load", "s2.yaml")
+    assert code == 1 and "damaged" in one_sentence_error(err)
+    code, _, err = play(capsys, monkeypatch, Keyboard([]), "--load", "s.yaml", "--seed", "0")
+    assert code == 1 and "--seed cannot be used with --load" in one_sentence_error(err)
+
+
+def test_play_interrupt_exits_130(capsys, monkeypatch):
+    def ctrl_c(prompt=""):
+        raise KeyboardInterrupt
+    code, _, _ = play(capsys, monkeypatch, ctrl_c, "blackmore", "--seed", "2")
+    assert code == 130
+
+
+# --------------------------------------------------------------- subprocess
+def _cli(*argv, cwd):
+    return subprocess.run([sys.executable, "-m", "rulecraft", *argv], capture_output=True, text=True,
+                          cwd=cwd, timeout=120)
+
+
+def test_command_line_in_a_subprocess(tmp_path):
+    a = _cli("run", "blackmore", "--seed", "9", "-n", "5", cwd=tmp_path)
+    b = _cli("run", "blackmore", "--seed", "9", "-n", "5", cwd=tmp_path)
+    assert a.returncode == 0 and a.stdout == b.stdout and a.stderr == ""
+    (tmp_path / "broken.rules").write_text(BROKEN)
+    c = _cli("check", "broken.rules", cwd=tmp_path)
+    assert c.returncode == 1 and "broken.rules:3:13: error:" in c.stderr and "Traceback" not in c.stderr
+    d = _cli("run", "blackmore", "--set", "wheel=up", cwd=tmp_path)
+    assert d.returncode == 1 and d.stdout == ""
+    assert d.stderr.strip().splitlines() == ["rulecraft: error: option 'wheel' is one of descending, ascending, not 'up'"]
+    e = _cli("play", "blackmore", "--seat", "1", cwd=tmp_path)     # no input at all
+    assert e.returncode == 1 and "Traceback" not in e.stderr
