@@ -776,10 +776,10 @@ class Checker:
         self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
         dtyp = self.expr(s.domain)
         elem = self.iter_elem(s.domain, dtyp)
-        if not (isinstance(elem, (T.CardT, T.EnumT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+        if not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
                 or (elem is T.INT and _static_range(s.domain) is not None)):
             self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
-                       "choose among cards, players, enum values, or a range like 1..6")
+                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
         self.scope.push()
         self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
         if s.where is not None:

@@ -571,6 +571,8 @@ class Compiler:
             return n, int, int
         if isinstance(elem, T.EnumT):
             return len(elem.values), int, int
+        if isinstance(elem, T.ZoneT):
+            return len(self.zone_instance_names), int, int
         if elem is T.PLAYER:
             return self.max_players, int, int
         if elem is T.TEAM:
