@@ -29,6 +29,7 @@ BUILTINS = {
     "list": (1, "list(zone): its cards, bottom first"),
     "reverse": (1, "reverse(list)"),
     "members": (1, "members(team): its players in seat order"),
+    "distinct": (1, "distinct(list): without repeats, first occurrences in order"),
 }
 
 
@@ -68,12 +69,12 @@ def check_builtin(checker, e: ast.Call):
             checker.error(arg.span, f"'{name}' needs a zone, not {_a(typ)}", "for a list, use xs[0] or xs[-1]")
             return T.ANY
         return T.element_of(typ)
-    if name in ("random", "list", "reverse"):
+    if name in ("random", "list", "reverse", "distinct"):
         elem = T.element_of(typ)
         if elem is None:
             checker.error(arg.span, f"'{name}' needs a list or a zone, not {_a(typ)}")
             return T.ANY
-        return T.ListT(elem) if name in ("list", "reverse") else elem
+        return T.ListT(elem) if name in ("list", "reverse", "distinct") else elem
     if name in ("players_from",):
         checker.expect(arg, typ, T.PLAYER, f"'{name}'")
         return T.ListT(T.PLAYER)

@@ -349,10 +349,10 @@ class Checker:
                 return None
             return ("range", t.lo, t.hi)
         typ = self.resolve_type(t)
-        if isinstance(typ, T.EnumT):
+        if isinstance(typ, (T.EnumT, T.CardT)) or typ is T.PLAYER:
             return typ
         if typ is not T.ANY:
-            self.error(t.span, f"a table is indexed by an enum or a range like 1..6, not {typ}")
+            self.error(t.span, f"a table is indexed by an enum, a card type, Player or a range like 1..6, not {typ}")
         return None
 
     def new_var_slot(self) -> int:
@@ -734,7 +734,7 @@ class Checker:
         return isinstance(self.refs.get(id(node)), VarSym)
 
     def check_key(self, node, ktyp, table):
-        if isinstance(table.key, T.EnumT):
+        if not isinstance(table.key, tuple):
             self.expect(node, ktyp, table.key, "the key of this table")
         else:
             self.expect(node, ktyp, T.INT, "the key of this table")

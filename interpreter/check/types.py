@@ -117,7 +117,7 @@ def join(a, b):
 @attrs.frozen
 class TableT:
     """A `var ... by K`: one value per key (an enum value or a number in a range)."""
-    key: object            # EnumT, or ("range", lo, hi)
+    key: object            # EnumT, CardT, PLAYER, or ("range", lo, hi)
     value: object
 
     def __str__(self):

@@ -185,6 +185,8 @@ def source(name: str, a: str, typ, gen, best) -> str:
         return f"tuple({_seq(a, typ)})" if zone else a
     if name == "reverse":
         return f"tuple(reversed({_seq(a, typ)}))"
+    if name == "distinct":
+        return f"tuple(dict.fromkeys({_seq(a, typ)}))"
     if name == "player":
         return f"rt_player(m, {a})"
     if name == "score":

@@ -56,8 +56,9 @@ class Compiler:
         self.const_names: dict = {}
         self.keep: list = []
         self.def_names: dict = {}
+        self.positions: dict = {}
         self.env = dict(HELPERS)
-        self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs,
+        self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
                                     "range": range, "reversed": reversed, "True": True, "False": False}
         self.env["rt_needs_game"] = _needs_game
         self.env["rt_make_card"] = self._make_card
@@ -125,7 +126,7 @@ class Compiler:
             size = 0
             vtype = v.type
             if isinstance(vtype, T.TableT):
-                size = len(vtype.key.values) if isinstance(vtype.key, T.EnumT) else vtype.key[2] - vtype.key[1] + 1
+                size = self.key_count(vtype.key)
                 vtype = vtype.value
             var_infos.append(VarInfo(d.name, v.owner, v.slot, init, _default_of(vtype), 0, self.formatter(v.type), size))
         # rules and defs
@@ -157,6 +158,24 @@ class Compiler:
             score=score, tiebreak=tiebreak, invariants=invariants, scenarios=list(c.scenarios), limit=c.limit,
             scenario_fns=scenario_fns,
         )
+
+    def key_count(self, key) -> int:
+        if isinstance(key, T.EnumT):
+            return len(key.values)
+        if isinstance(key, T.CardT):
+            return len(self.cards_by_type.get(key.name, ()))
+        if key is T.PLAYER:
+            return self.max_players
+        return key[2] - key[1] + 1
+
+    def card_positions(self, type_name):
+        """card id -> its position among the cards of its type (the slot in a table keyed by that type)."""
+        if type_name not in self.positions:
+            table = [None] * len(self.builder.types)
+            for i, c in enumerate(self.cards_by_type.get(type_name, ())):
+                table[c] = i
+            self.positions[type_name] = tuple(table)
+        return self.positions[type_name]
 
     def card_name(self, i):
         tname = self.builder.types[i]
@@ -303,6 +322,8 @@ class Compiler:
             if isinstance(table, T.TableT) and isinstance(table.key, tuple):
                 _, lo, hi = table.key
                 return f"{obj}[rt_slot({key}, {lo}, {hi - lo + 1})]"
+            if isinstance(table, T.TableT) and isinstance(table.key, T.CardT):
+                return f"{obj}[{self.const(self.card_positions(table.key.name))}[{key}]]"
             return f"{obj}[{key}]"
         return self.src(target)
 
@@ -852,10 +873,17 @@ class Compiler:
             return lambda m, v: ", ".join(inner(m, x) for x in v) if v else "nothing"
         if isinstance(typ, T.TableT):
             inner = self.formatter(typ.value)
-            if isinstance(typ.key, T.EnumT):
-                keys = typ.key.values
+            key = typ.key
+            if isinstance(key, T.EnumT):
+                keys = key.values
+            elif isinstance(key, T.CardT):
+                keys = [self.card_names[c] for c in self.cards_by_type.get(key.name, ())]
+            elif key is T.PLAYER:
+                keys = None
             else:
-                keys = [str(k) for k in range(typ.key[1], typ.key[2] + 1)]
+                keys = [str(k) for k in range(key[1], key[2] + 1)]
+            if keys is None:
+                return lambda m, v: ", ".join(f"{m.names[i]}: {inner(m, x)}" for i, x in enumerate(v[:m.n]))
             return lambda m, v: ", ".join(f"{k}: {inner(m, x)}" for k, x in zip(keys, v))
         if isinstance(typ, T.ZoneT):
             inner = self.formatter(typ.elem)
