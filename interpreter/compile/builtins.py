@@ -137,6 +137,39 @@ def rt_zone_of(m, c):
     return where
 
 
+def rt_move_zone(m, src, dst, bottom):
+    if src == dst:
+        return
+    cards = m.zones[src]
+    if not cards:
+        return
+    m.zones[src] = []
+    where = m.where
+    for c in cards:
+        where[c] = dst
+    if bottom:
+        m.zones[dst][0:0] = cards
+    else:
+        m.zones[dst].extend(cards)
+
+
+def rt_move_list(m, cards, dst, bottom):
+    zones, where = m.zones, m.where
+    for c in tuple(cards):
+        s = where[c]
+        if s >= 0:
+            zones[s].remove(c)
+        if bottom:
+            zones[dst].insert(0, c)
+        else:
+            zones[dst].append(c)
+        where[c] = dst
+
+
+def rt_shuffle(m, items):
+    rng.shuffle(m, items)
+
+
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 

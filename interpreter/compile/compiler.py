@@ -14,6 +14,7 @@ from ..diagnostics import Diagnostic, did_you_mean
 from ..engine import rng
 from ..syntax import ast
 from .builtins import HELPERS, source as builtin_source
+from .native import NativeMixin
 from .errors import RuleFailure, StepBudgetSpent
 from .program import ChoiceInfo, Code, OptionInfo, Program, VarInfo, ZoneInfo
 
@@ -43,7 +44,7 @@ class _CardBuilder:
         return len(self.types) - 1
 
 
-class Compiler:
+class Compiler(NativeMixin):
     def __init__(self, checked, diags):
         self.c = checked
         self.diags = diags
@@ -61,6 +62,11 @@ class Compiler:
         self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
                                     "range": range, "reversed": reversed, "True": True, "False": False}
         self.env["rt_needs_game"] = _needs_game
+        self.env["StepBudgetSpent"] = StepBudgetSpent
+        self.native_lines: dict = {}
+        self.native_names: dict = {}
+        self.native_ops = 0
+        self.temp_count = 0
         self.env["rt_make_card"] = self._make_card
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
@@ -136,6 +142,17 @@ class Compiler:
         arranges = [(sc, step) for sc in c.scenarios for step in sc.steps if step.kind == "arrange"]
         for sc, _step in arranges:
             self.rule_index[f"arrange {sc.name}"] = len(self.rule_index)
+        keyed = {name: sym for name, sym in c.rules.items()}
+        keyed.update({h.name: h for h in c.handlers})
+        self.analyse_suspension(keyed)
+        for i, key in enumerate(keyed):
+            if not self.suspends[key]:
+                self.native_names[key] = f"R{i}"
+        for key, sym in keyed.items():
+            if not self.suspends[key]:
+                where = sym.decl.where if isinstance(sym.decl, ast.WhenDecl) else None
+                label = key if isinstance(sym.decl, ast.WhenDecl) else f"rule {key.split('@')[0]}"
+                self.native_function(self.native_names[key], sym, label, where)
         codes = [self.rule(sym) for sym in c.rules.values()]
         codes += [self.handler(h) for h in c.handlers]
         codes += [self.block_code(f"arrange {sc.name}", step.span, step.value, self.slots.get(id(step), 0))
@@ -156,6 +173,7 @@ class Compiler:
             vars=var_infos, var_count=max([o.slot for o in c.options] + [v.slot for v in c.vars] + [-1]) + 1,
             codes=codes, rule_index=self.rule_index, choices=self.choices, action_count=self.action_count,
             score=score, tiebreak=tiebreak, invariants=invariants, scenarios=list(c.scenarios), limit=c.limit,
+            native_lines=self.native_lines,
             scenario_fns=scenario_fns,
         )
 
@@ -211,8 +229,19 @@ class Compiler:
         return None
 
     # ============================================================ rules
+    def native_code(self, key, sym) -> Code:
+        """The VM face of a rule compiled to Python: one operation that calls it and returns."""
+        fn = self.env[self.native_names[key]]
+        n = len(sym.params)
+        args = ", ".join(f"fr[{i + OFFSET}]" for i in range(n))
+        op = eval(f"lambda m, fr: (F(m{', ' if n else ''}{args}), m.stack.pop(), {CALLED})[2]", {"F": fn})
+        return Code(sym.decl.name if not sym.name else sym.name, sym.decl.span, [op], [sym.decl.span],
+                    sym.frame_size, n)
+
     def rule(self, sym: RuleSym) -> Code:
         d = sym.decl
+        if not self.suspends.get(d.name, True):
+            return self.native_code(d.name, sym)
         self.ops: list = []
         self.spans: list = []
         self.rule_name = d.name.split("@")[0]
@@ -225,6 +254,8 @@ class Compiler:
     def handler(self, sym) -> Code:
         """A `when` handler: its `where` is checked when it starts (after earlier handlers ran)."""
         d = sym.decl
+        if not self.suspends.get(sym.name, True):
+            return self.native_code(sym.name, sym)
         self.ops, self.spans = [], []
         self.rule_name = sym.name
         self.frame_ctx, self.pyslots = True, set()
@@ -255,8 +286,16 @@ class Compiler:
         return len(self.ops)
 
     def block(self, stmts):
+        """Statements of a rule that can suspend: waiting ones on the VM, runs of the others as Python."""
+        run = []
         for s in stmts:
-            getattr(self, "st_" + type(s).__name__)(s)
+            if self.needs_vm(s):
+                self.native_run(run)
+                run = []
+                getattr(self, "st_" + type(s).__name__)(s)
+            else:
+                run.append(s)
+        self.native_run(run)
 
     def simple(self, fn, span):
         nxt = self.here() + 1

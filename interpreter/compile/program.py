@@ -131,6 +131,7 @@ class Program:
     invariants: list           # (name, closure, frame size, span)
     scenarios: list = attrs.Factory(list)   # checked ScenarioDecl nodes, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
+    native_lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
     scenario_fns: dict = attrs.Factory(dict)  # id(scenario step) -> closure(state) for expect/take texts
     entry: str = ""
     digest: str = ""

@@ -98,34 +98,56 @@ def run(m: State, budget: int = STEP_BUDGET) -> None:
                 fr[1] = cur
                 raise StepBudgetSpent()
             # CALLED: a frame was pushed (the caller saved its pc) or popped
-    except StepBudgetSpent:
-        if m.ticks < 0:
-            fr[1] = cur
-        raise _runtime_error(m, fr, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
+    except StepBudgetSpent as e:
+        fr[1] = cur
+        raise _runtime_error(m, e, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
     except RuleFailure as e:
         fr[1] = cur
-        raise _runtime_error(m, fr, str(e)) from None
-    except RecursionError:
+        raise _runtime_error(m, e, str(e)) from None
+    except RecursionError as e:
         fr[1] = cur
-        raise _runtime_error(m, fr, "a function calls itself without end") from None
+        raise _runtime_error(m, e, "a rule or function calls itself without end") from None
     except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
         fr[1] = cur
-        raise _runtime_error(m, fr, f"{type(e).__name__}: {e}") from None
+        raise _runtime_error(m, e, f"{type(e).__name__}: {e}") from None
     m.pending = None
     finish(m)
 
 
-def _runtime_error(m, fr, message):
+def _runtime_error(m, exc, message):
+    """Name the rule and line that failed, and the chain of rules that led there.
+
+    Rules compiled to Python are found through the traceback (their generated
+    file names map each line back to a span); the VM's frames give the rest.
+    """
     codes = m.program.codes
+    native = m.program.native_lines
     chain = []
     span = None
-    for frame in reversed(m.stack):
+    inner = []
+    tb = exc.__traceback__ if exc is not None else None
+    while tb is not None:
+        entry = native.get(tb.tb_frame.f_code.co_filename)
+        if entry is not None:
+            label, spans = entry
+            line = tb.tb_lineno
+            if 0 < line < len(spans) and spans[line] is not None:
+                inner.append((label, spans[line]))
+        tb = tb.tb_next
+    for label, where in reversed(inner):
+        if span is None:
+            span = where
+        chain.append((label.replace("rule ", "").split("#")[0].split("@")[0], str(where)))
+    for depth, frame in enumerate(reversed(m.stack)):
         code = codes[frame[0]]
-        pc = frame[1]
+        pc = frame[1] if depth == 0 else frame[1] - 1   # a caller's pc is its return address
         where = code.spans[pc] if 0 <= pc < len(code.spans) else code.span
         if span is None:
             span = where
-        chain.append((code.name.split("@")[0], str(where)))
+        name = code.name.split("@")[0]
+        if chain and chain[-1][0] == name:
+            continue   # the VM frame of a rule already named from its Python code
+        chain.append((name, str(where)))
     return RulesRuntimeError(message, span, chain)
 
 

@@ -16,6 +16,12 @@ from . import properties as P
 
 @attrs.define
 class Failure:
+    """The smallest failing game found: replay `decisions` (option ids) from `seed`.
+
+    `step` is the number of decisions taken when the property broke. When taking a
+    decision made the rules fail (`failed_decision`), that decision is the last of
+    `decisions`, so `decisions[:-1]` is the game up to the failure."""
+
     prop: str
     message: str
     step: int
@@ -23,6 +29,8 @@ class Failure:
     options: dict
     seed: int
     decisions: list
+    failed_decision: bool = False
+    detail: str = ""
 
 
 @attrs.define
@@ -56,50 +64,64 @@ def configurations(program, players=None, fixed=None):
     return [(n, opts) for n, opts in itertools.product(counts, variants)]
 
 
-def explore(program, examples: int, seed: int = 0, players=None, fixed=None, deep=True) -> Report:
-    """Explore `examples` random games per configuration; stop at the first failure (shrunk)."""
-    from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep: bool = True):
+    """Explore `examples` random games of one configuration.
+
+    Returns (games played, None) when every property held, or (games played, Failure)
+    with the smallest failing game hypothesis could shrink to. The same arguments give
+    the same answer: hypothesis is seeded and keeps no database.
+    """
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings, strategies as st
     from hypothesis import seed as hyp_seed
 
+    runs = 0
+    last: dict = {}
+
+    @hyp_seed(seed)
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+              report_multiple_bugs=False, print_blob=False, verbosity=Verbosity.quiet)
+    @given(game_seed=st.integers(0, 2**31 - 1), data=st.data())
+    def run(game_seed, data):
+        nonlocal runs
+        runs += 1
+
+        def pick(k):
+            if k <= 1:
+                return 0
+            return data.draw(st.integers(0, k - 1))
+        try:
+            outcome = P.play_checked(program, n, opts, game_seed, pick, deep=deep)
+            final = P.replay_ids(program, n, opts, game_seed, outcome.decisions)
+            if not final.same_as(outcome.final):
+                f = P.PropertyFailure("same seed and decisions, same game",
+                                      "replaying the decisions gave another game", outcome.steps)
+                f.taken = list(outcome.decisions)
+                raise f
+        except P.PropertyFailure as f:
+            # hypothesis runs the shrunk example last, so this ends as the smallest failure
+            last["failure"] = Failure(f.prop, str(f), f.step, n, dict(opts), game_seed, list(f.taken),
+                                      f.failed_decision, f.detail)
+            raise
+
+    try:
+        run()
+    except P.PropertyFailure:
+        return runs, last["failure"]
+    except Exception as e:      # hypothesis itself gave up (e.g. a failure that would not repeat)
+        if "failure" in last:
+            return runs, last["failure"]
+        raise RuntimeError(f"exploration stopped: {type(e).__name__}: {e}") from e
+    return runs, None
+
+
+def explore(program, examples: int, seed: int = 0, players=None, fixed=None, deep=True) -> Report:
+    """Explore `examples` random games per configuration; stop at the first failure (shrunk)."""
     report = Report()
     for n, opts in configurations(program, players, fixed):
-        last: dict = {}
-
-        @hyp_seed(seed)
-        @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-                  suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                  report_multiple_bugs=False, print_blob=False)
-        @given(game_seed=st.integers(0, 2**31 - 1), data=st.data())
-        def run(game_seed, data):
-            report.runs += 1
-            picks = []
-
-            def pick(k):
-                if k <= 1:
-                    return 0
-                i = data.draw(st.integers(0, k - 1))
-                picks.append(i)
-                return i
-            taken = []
-            try:
-                outcome = P.play_checked(program, n, opts, game_seed, _recording(pick, taken), deep=deep)
-                final = P.replay_ids(program, n, opts, game_seed, outcome.decisions)
-                if not final.same_as(outcome.final):
-                    raise P.PropertyFailure("same seed and decisions, same game",
-                                            "replaying the decisions gave another game", outcome.steps)
-            except P.PropertyFailure as f:
-                last["failure"] = Failure(f.prop, str(f), f.step, n, opts, game_seed, list(taken))
-                raise
-
-        try:
-            run()
-        except P.PropertyFailure:
-            report.failures.append(last["failure"])
+        runs, failure = explore_one(program, n, opts, examples, seed, deep)
+        report.runs += runs
+        if failure is not None:
+            report.failures.append(failure)
             return report
     return report
-
-
-def _recording(pick, taken):
-    """Wrap `pick` so that decisions actually taken can be recovered: play_checked calls
-    pick for probes too, so we record ids through the outcome instead."""
-    return pick

@@ -17,9 +17,16 @@ DEFAULT_LIMIT = 5000
 
 
 class PropertyFailure(Exception):
-    def __init__(self, prop: str, message: str, step: int):
+    """A property that does not hold. `step` is the number of decisions taken when it broke;
+    `taken` the option ids of those decisions (play_checked fills it in). When taking a
+    decision made the rules fail, `taken` ends with that decision and `failed_decision` is set."""
+
+    def __init__(self, prop: str, message: str, step: int, failed_decision: bool = False):
         self.prop = prop
         self.step = step
+        self.detail = message
+        self.taken: list = []
+        self.failed_decision = failed_decision
         super().__init__(f"{prop}: {message} (at decision {step})")
 
 
@@ -127,24 +134,49 @@ def play_checked(program, players, options, seed, pick, limit=None, deep=True) -
     independent copies, save and load) are checked at two steps drawn by `pick`, so over
     many games every step gets its turn.
     """
-    limit = limit or program.limit or DEFAULT_LIMIT
+    taken: list = []
+    try:
+        return _play_checked(program, players, options, seed, pick, limit, deep, taken)
+    except PropertyFailure as f:
+        f.taken = list(taken)
+        raise
+    except Exception as e:          # a bug in rulecraft itself: still worth a short game that shows it
+        one_line = (str(e).strip().splitlines() or [""])[0]
+        f = PropertyFailure("no internal error", f"{type(e).__name__}: {one_line}", len(taken))
+        f.taken = list(taken)
+        raise f from e
+
+
+def check_state(m, step, limit):
+    """The checks that depend on the state alone (so a replay can repeat them exactly)."""
+    check_places(m, step)
+    check_invariants(m, step)
+    if m.result is not None:
+        return None
+    ids = machine.legal_ids(m)
+    if not ids:
+        raise PropertyFailure("someone can always move", "the game is not over but nobody has an option", step)
+    if step >= limit:
+        raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions", step)
+    return ids
+
+
+def game_limit(program) -> int:
+    return program.limit or DEFAULT_LIMIT
+
+
+def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> Outcome:
+    limit = limit or game_limit(program)
     deep_steps = {0, pick(64)} if deep else set()
     try:
         m = machine.new_game(program, players, options, seed)
     except RulesRuntimeError as e:
         raise PropertyFailure("no runtime error", str(e), 0) from None
-    taken = []
     step = 0
     while True:
-        check_places(m, step)
-        check_invariants(m, step)
-        if m.result is not None:
+        ids = check_state(m, step, limit)
+        if ids is None:
             break
-        ids = machine.legal_ids(m)
-        if not ids:
-            raise PropertyFailure("someone can always move", "the game is not over but nobody has an option", step)
-        if step >= limit:
-            raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions", step)
         check_refusal(m, step, pick(program.action_count + 1) if program.action_count else 0)
         if step in deep_steps:
             viewer = pick(m.n)
@@ -167,7 +199,7 @@ def play_checked(program, players, options, seed, pick, limit=None, deep=True) -
         try:
             machine.decide(m, choice)
         except RulesRuntimeError as e:
-            raise PropertyFailure("no runtime error", str(e), step + 1) from None
+            raise PropertyFailure("no runtime error", str(e), step + 1, failed_decision=True) from None
         step += 1
     return Outcome(taken, step, m)
 
