@@ -994,7 +994,7 @@ class Checker:
             params = tuple((n, t) for n, (i, t) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]))
             self.call_args(e, params, sym.decl.name)
             if self.in_rule or not isinstance(self.current_decl, ast.CardsDecl) and self.scope and not isinstance(self.scope.owner, ast.CardsDecl):
-                self.error(e.span, f"new cards can only be made in a `cards` declaration",
+                self.error(e.span, "new cards can only be made in a `cards` declaration",
                            f"declare them once: `cards name = [{e.func}(...), ...]`")
             return sym.type
         if isinstance(sym, RuleSym):

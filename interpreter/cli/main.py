@@ -23,6 +23,7 @@ commands:
   check    parse and check rule files; report every error
   list     bundled games, their player counts and options
   replay   replay a transcript written by --log, checking every decision
+  test     run a game's scenarios and explore random games for broken rules
 
 examples:
   rulecraft run blackmore --seed 7
@@ -31,6 +32,8 @@ examples:
   rulecraft play blackmore --seat 1 --save game.save
   rulecraft play --load game.save
   rulecraft check games/blackmore.rules
+  rulecraft test examples/blackmore-no-refill.rules --explore 5
+  rulecraft replay blackmore-no-refill.failure.yaml --step --omniscient
 
 Run 'rulecraft COMMAND --help' for a command's options."""
 
@@ -86,6 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
         "and the recorded result; prints the game like 'run'. An illegal decision is reported by its number."))
     replay.add_argument("file", metavar="FILE", help="the transcript (YAML)")
     replay.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
+    replay.add_argument("--step", action="store_true", help=(
+        "walk the game decision by decision, showing the table before each one as the deciding player sees it "
+        "(waits for Enter between decisions when run at a terminal)"))
+    replay.add_argument("--omniscient", action="store_true", help="with --step: show everything, hidden cards included")
+    replay.add_argument("--seat", metavar="K", type=int, help="with --step: always show the table as seat K sees it")
+
+    from .test import add_parser as add_test
+    add_test(sub, GAME_HELP, SET_HELP)
     return parser
 
 
@@ -100,7 +111,9 @@ def _commands():
     from .check import cmd_check, cmd_list
     from .play import cmd_play
     from .run import cmd_replay, cmd_run
-    return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay}
+    from .test import cmd_test
+    return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
+            "test": cmd_test}
 
 
 def _error(message: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..compile.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import records
+from ..validate import transcripts
 from . import common, show
 
 
@@ -42,6 +43,9 @@ def cmd_run(args) -> int:
 def cmd_replay(args) -> int:
     data = records.read(args.file)
     name = args.file
+    if getattr(args, "step", False) or getattr(args, "omniscient", False) or getattr(args, "seat", None) is not None:
+        from .stepper import cmd_step
+        return cmd_step(args, data)
     account = None
     started = False
 
@@ -56,6 +60,13 @@ def cmd_replay(args) -> int:
     if not started:
         account = _begin(session, data, args.quiet)
     account.narrate()
+    failure = transcripts.recorded(data)
+    if failure is not None:             # a game written by `rulecraft test`: show its failure again
+        seen, sentence = transcripts.reproduce(session, failure)
+        account.narrate()
+        print(f"{name}: {len(session.history)} decisions replayed, each legal; "
+              + ("then " + sentence if seen else "but the recorded failure did not happen again: " + sentence))
+        return 1
     records.verify_result(data, session, name)
     records.verify_state(data, session, name)
     for line in show.result_lines(session):

@@ -11,7 +11,6 @@ from ..check import types as T
 from ..check.checker import (BuiltinValue, TeamValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym,
                              OptionSym, RuleSym, VarSym, ZoneSym)
 from ..diagnostics import Diagnostic, did_you_mean
-from ..engine import rng
 from ..syntax import ast
 from .builtins import HELPERS, source as builtin_source
 from .native import NativeMixin
@@ -297,15 +296,11 @@ class Compiler(NativeMixin):
                 run.append(s)
         self.native_run(run)
 
-    def simple(self, fn, span):
-        nxt = self.here() + 1
+    def jump(self, label, span):
+        self.emit(lambda: (lambda m, fr: label.pc), span)
 
-        def make():
-            def op(m, fr):
-                fn(m, fr)
-                return nxt
-            return op
-        self.emit(make, span)
+    def jump_unless(self, cond_node, label, span):
+        self.gen_op([f"if not ({_braces(self.src(cond_node))}): return {{0}}"], span, (label,))
 
     def gen_op(self, lines, span, jumps=()):
         """Emit an operation from Python source lines (over m, fr); `return NEXT` is appended.
@@ -323,17 +318,6 @@ class Compiler(NativeMixin):
             return scope["op"]
         self.emit(make, span)
 
-    def fused(self, make_op, span):
-        """Emit an operation built by `make_op(next_pc)`: one call per statement in the inner loop."""
-        nxt = self.here() + 1
-        self.emit(lambda: make_op(nxt), span)
-
-    def jump(self, label, span):
-        self.emit(lambda: (lambda m, fr: label.pc), span)
-
-    def jump_unless(self, cond_node, label, span):
-        self.gen_op([f"if not ({_braces(self.src(cond_node))}): return {{0}}"], span, (label,))
-
     def back_edge(self, top, span):
         """The jump back to a loop's head; it spends the step budget, so endless loops stop."""
         def make():
@@ -349,9 +333,6 @@ class Compiler(NativeMixin):
         label.pc = self.here()
 
     # --------------------------------------------------------- statements
-    def st_Let(self, s: ast.Let):
-        self.gen_op([f"fr[{self.slots[id(s)] + OFFSET}] = {_braces(self.src(s.value))}"], s.span)
-
     def place(self, target) -> str:
         """Python source of an assignable place: a local, a var, a player's var, a table entry."""
         if isinstance(target, ast.Index):
@@ -365,18 +346,6 @@ class Compiler(NativeMixin):
                 return f"{obj}[{self.const(self.card_positions(table.key.name))}[{key}]]"
             return f"{obj}[{key}]"
         return self.src(target)
-
-    def st_Assign(self, s: ast.Assign):
-        op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
-        self.gen_op([f"{_braces(self.place(s.target))} {op} {_braces(self.src(s.value))}"], s.span)
-
-    def st_AddTo(self, s: ast.AddTo):
-        place = _braces(self.place(s.target))
-        self.gen_op([f"{place} = tuple({place}) + ({_braces(self.src(s.value))},)"], s.span)
-
-    def st_RemoveFrom(self, s: ast.RemoveFrom):
-        place = _braces(self.place(s.target))
-        self.gen_op([f"{place} = rt_remove({place}, {_braces(self.src(s.value))})"], s.span)
 
     def st_Signal(self, s: ast.Signal):
         """Push a frame for every handler of the event, last first, so they run in declaration order."""
@@ -399,53 +368,6 @@ class Compiler(NativeMixin):
             return signal
         self.emit(make, s.span)
 
-    def st_Move(self, s: ast.Move):
-        what = self.expr(s.what)
-        to = self.expr(s.to)
-        wtyp = self.types[id(s.what)]
-        bottom = s.bottom
-        if isinstance(wtyp, T.ZoneT):
-            def move(m, fr):
-                src = what(m, fr)
-                dst = to(m, fr)
-                if src == dst:
-                    return
-                cards = m.zones[src]
-                if not cards:
-                    return
-                m.zones[src] = []
-                where = m.where
-                for c in cards:
-                    where[c] = dst
-                if bottom:
-                    m.zones[dst][0:0] = cards
-                else:
-                    m.zones[dst].extend(cards)
-        elif isinstance(wtyp, T.ListT):
-            def move(m, fr):
-                dst = to(m, fr)
-                for c in what(m, fr):
-                    _move_card(m, c, dst, bottom)
-        else:
-            def move(m, fr):
-                _move_card(m, what(m, fr), to(m, fr), bottom)
-        self.simple(move, s.span)
-
-    def st_Shuffle(self, s: ast.Shuffle):
-        zone = self.expr(s.zone)
-
-        def shuffle(m, fr):
-            rng.shuffle(m, m.zones[zone(m, fr)])
-        self.simple(shuffle, s.span)
-
-    def st_Say(self, s: ast.Say):
-        text = self.expr(s.text)
-
-        def say(m, fr):
-            if m.sink is not None:
-                m.sink.append(text(m, fr))
-        self.simple(say, s.span)
-
     def st_ExprStmt(self, s: ast.ExprStmt):
         call = s.expr
         sym = self.refs[id(call)]
@@ -467,9 +389,6 @@ class Compiler(NativeMixin):
             return op
         self.emit(make, s.span)
 
-    def st_Pass(self, s):
-        pass
-
     def st_Stop(self, s):
         self.emit(lambda: _return, s.span)
 
@@ -486,15 +405,11 @@ class Compiler(NativeMixin):
         self.mark(end)
 
     def st_For(self, s: ast.For):
-        seq = self.as_sequence(self.expr(s.iterable), self.types[id(s.iterable)])
         li = self.slots[(id(s), "list")] + OFFSET
         ii = self.slots[(id(s), "index")] + OFFSET
         vi = self.slots[id(s)] + OFFSET
-
-        def init(m, fr):
-            fr[li] = tuple(seq(m, fr))
-            fr[ii] = 0
-        self.simple(init, s.span)
+        self.gen_op([f"fr[{li}] = tuple({_braces(self.seq_src(self.src(s.iterable), self.types[id(s.iterable)]))})",
+                     f"fr[{ii}] = 0"], s.span)
         top = self.here()
         end = _Label()
         body = top + 1
@@ -526,12 +441,8 @@ class Compiler(NativeMixin):
         self.mark(end)
 
     def st_Repeat(self, s: ast.Repeat):
-        count = self.expr(s.count)
         ci = self.slots[(id(s), "count")] + OFFSET
-
-        def init(m, fr):
-            fr[ci] = count(m, fr)
-        self.simple(init, s.span)
+        self.gen_op([f"fr[{ci}] = {_braces(self.src(s.count))}"], s.span)
         top = self.here()
         end = _Label()
         body = top + 1
@@ -578,7 +489,6 @@ class Compiler(NativeMixin):
         info.body_pc = me + 1
         end = _Label()
         skip = _Label()
-        may = s.may
         index = info.index
 
         def make():
@@ -956,22 +866,6 @@ class _ConstantState:
 
     def __getattr__(self, name):
         raise _NeedsGame()
-
-
-def _move_card(m, c, dst, bottom):
-    src = m.where[c]
-    if src == dst and not bottom:
-        z = m.zones[dst]
-        z.remove(c)
-        z.append(c)
-        return
-    if src >= 0:
-        m.zones[src].remove(c)
-    if bottom:
-        m.zones[dst].insert(0, c)
-    else:
-        m.zones[dst].append(c)
-    m.where[c] = dst
 
 
 def _return(m, fr):

@@ -1,0 +1,119 @@
+"""`rulecraft replay FILE --step`: a transcript walked decision by decision.
+
+Before each decision the table is shown as one player sees it (engine.views):
+by default the player who decides, with `--seat K` always seat K, with
+`--omniscient` everything, hidden cards included. Then the decision taken and
+what it caused. At a terminal the walk waits for Enter between decisions (`q`
+stops it); in a pipe or a test it runs straight through. A transcript written
+by `rulecraft test` ends with the failure it records, shown at its step.
+"""
+from __future__ import annotations
+
+import sys
+
+from ..diagnostics import UserError
+from ..engine import records, views
+from ..validate import transcripts
+from . import common, show
+
+
+class _Stop(Exception):
+    """The person typed q at the pause."""
+
+
+def cmd_step(args, data: dict) -> int:
+    name = args.file
+    info = transcripts.recorded(data)
+    total = len(data["decisions"])
+    interactive = sys.stdin is not None and sys.stdin.isatty()
+    seat = None
+    state = {"started": False, "account": None}
+
+    def viewer_for(session):
+        if args.omniscient:
+            return None
+        if seat is not None:
+            return seat
+        return session.to_move if not session.over else 0
+
+    def begin(session):
+        nonlocal seat
+        state["started"] = True
+        n = session.state.n
+        if args.seat is not None:
+            if not 1 <= args.seat <= n:
+                raise UserError(f"there is no seat {args.seat}: the game has {n} players (seats 1 to {n})")
+            seat = args.seat - 1
+        for line in show.header(session):
+            print(line)
+        who = ("everything, hidden cards included" if args.omniscient else
+               f"what {session.state.names[seat]} sees" if seat is not None else "what the deciding player sees")
+        print(f"{total} decision{'s' if total != 1 else ''}; showing {who}")
+        if info is not None:
+            print(f"this transcript records a failure: {transcripts.describe(info)}")
+        state["account"] = show.Account(session)
+        state["account"].narrate()
+
+    def table(session, title):
+        viewer = viewer_for(session)
+        v = views.view(session.state, viewer)
+        seen = "everything" if viewer is None else f"as {session.state.names[viewer]} sees it"
+        print()
+        print(f"── {title} · {seen} ──")
+        for line in show.view_lines(v, None if viewer is None else session.state.names[viewer]):
+            print(f"  {line}")
+        if "to_decide" in v:
+            opts = v.get("options")
+            print(f"  {v['to_decide']} to decide" + (f" among: {_few(opts)}" if opts else ""))
+
+    def pause():
+        if not interactive:
+            return
+        try:
+            answer = input("[Enter: next decision, q: stop] ")
+        except EOFError:
+            raise _Stop() from None
+        if answer.strip().lower() in ("q", "quit"):
+            raise _Stop()
+
+    def before(session, index, option_id):
+        if not state["started"]:
+            begin(session)
+        state["account"].narrate()
+        table(session, f"decision {index} of {total}")
+        print(f"  → {session.state.names[session.to_move]}: {common.label_of(session, option_id)}")
+        pause()
+
+    try:
+        session = records.restore(data, common.load_program, name=name, on_decision=before)
+    except _Stop:
+        print("stopped.")
+        return 0
+    if not state["started"]:
+        begin(session)
+    state["account"].narrate()
+    done = len(session.history)
+    if info is not None:
+        d = info.get("decision")
+        title = (f"before decision {d.get('number')}, the one that fails" if isinstance(d, dict)
+                 else f"after decision {done}, where it fails")
+        table(session, title)
+        if isinstance(d, dict):
+            print(f"  → {session.state.names[session.to_move]}: {d.get('label')}")
+        seen, sentence = transcripts.reproduce(session, info)
+        print()
+        print(("FAILURE: " if seen else "the recorded failure did not happen again: ") + sentence)
+        return 1
+    table(session, f"after decision {done}" + (", the end" if session.over else ""))
+    records.verify_result(data, session, name)
+    records.verify_state(data, session, name)
+    print()
+    for line in show.result_lines(session):
+        print(line)
+    print(f"{name}: verified, {done} decisions, each legal")
+    return 0
+
+
+def _few(labels, k: int = 10) -> str:
+    shown = ", ".join(labels[:k])
+    return shown + (f" and {len(labels) - k} more" if len(labels) > k else "")

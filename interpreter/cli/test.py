@@ -1,0 +1,178 @@
+"""`rulecraft test`: are these rules right? Scenarios, then random games checked at every step.
+
+First every scenario of the rule file runs (`ok  NAME — doc` or `FAIL NAME:
+file:line:col: message` with the source line). Then, for each player count and
+each option value in turn (validate.explore.configurations), hypothesis plays
+--explore random games, checking the game's invariants and the generic
+properties (validate.properties) after every decision. A failing configuration
+is shrunk by hypothesis to the smallest game it can find, written as a
+transcript (validate.transcripts) and reported with the command that replays it.
+The last line reads `N passed, M failed`, counting scenarios and configurations;
+the exit status is 1 if anything failed. The same --seed gives the same output.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import UserError
+from ..engine import records, scenarios
+from ..engine.session import Session
+from ..validate import explore, transcripts
+from . import common
+
+DEFAULT_EXPLORE = 20
+
+
+def cmd_test(args) -> int:
+    program = common.load_program(args.game)
+    if args.explore < 0:
+        raise UserError("--explore takes a number of games, 0 or more")
+    if args.players is not None and not program.min_players <= args.players <= program.max_players:
+        lo, hi = program.min_players, program.max_players
+        raise UserError(f"{program.title} is for {lo} to {hi} players, not {args.players}")
+    fixed = Session.parse_options(program, args.set)
+    out_dir = Path(args.out) if args.out else Path(".")
+    if args.out and not out_dir.is_dir():
+        raise UserError(f"--out {args.out}: there is no such folder")
+
+    passed = failed = 0
+    print(f"{program.title} ({program.entry})")
+
+    results = []
+    for sc in program.scenarios:
+        try:
+            results.append(scenarios.run_scenario(program, sc))
+        except Exception as e:        # a bug in rulecraft: report it as this scenario's failure
+            results.append(scenarios.ScenarioResult(sc.name, sc.doc, False,
+                                                    f"internal error: {type(e).__name__}: {e}", sc.span))
+    if results:
+        print(f"scenarios: {len(results)}")
+    for r in results:
+        if r.ok:
+            passed += 1
+            print(f"ok  {r.name}" + (f" — {r.doc}" if r.doc else ""))
+        else:
+            failed += 1
+            where = f"{r.span}: " if r.span is not None else ""
+            print(f"FAIL {r.name}: {where}{r.message}")
+            for line in _source_lines(program, r.span):
+                print(line)
+
+    if args.explore:
+        configs = explore.configurations(program, args.players, fixed)
+        depth = "shallow checks" if args.shallow else "all checks"
+        invs = len(program.invariants)
+        print(f"exploring: {args.explore} random game{'s' if args.explore != 1 else ''} in each of "
+              f"{len(configs)} configuration{'s' if len(configs) != 1 else ''}, seed {args.seed}, {depth}, "
+              f"{invs} invariant{'s' if invs != 1 else ''}")
+        stem = Path(program.entry).stem
+        written = 0
+        for k, (n, opts) in enumerate(configs):
+            name = _config_text(program, n, opts)
+            runs, failure = explore.explore_one(program, n, opts, args.explore, args.seed, deep=not args.shallow)
+            if failure is None:
+                passed += 1
+                print(f"ok  {name} — {runs} games")
+                continue
+            failed += 1
+            written += 1
+            path = out_dir / (f"{stem}.failure.yaml" if written == 1 else f"{stem}.failure-{written}.yaml")
+            _report(program, args, name, failure, path)
+            if not args.keep_going and k + 1 < len(configs):
+                rest = len(configs) - k - 1
+                print(f"stopped at the first failure: {rest} more configuration{'s' if rest != 1 else ''} "
+                      "not explored (--keep-going explores them)")
+                break
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def _report(program, args, name: str, failure, path: Path) -> None:
+    found_by = f"rulecraft test --seed {args.seed} ({name})"
+    record = transcripts.failure_record(program, args.game, failure, found_by)
+    try:
+        path.write_text(records.dump(record), encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    info = record["failure"]
+    before = info["after"]
+    print(f"FAIL {name}: {_headline(failure)}")
+    d = info.get("decision")
+    if d is not None:
+        print(f"     at decision {d['number']}: Player {d['player']} takes '{d['label']}' and the rules fail:")
+        for line in str(failure.detail).splitlines():
+            print(f"       {line}")
+        print(f"     shrunk to {before} decision{'s' if before != 1 else ''} before the failing one "
+              f"(game seed {failure.seed})")
+    else:
+        print(f"     after decision {before}: {_detail(program, failure)}")
+        print(f"     shrunk to a game of {before} decision{'s' if before != 1 else ''} (game seed {failure.seed})")
+        for line in _invariant_source(program, failure):
+            print(line)
+    print(f"     wrote {path}")
+    print(f"     replay it: rulecraft replay {path} --step")
+
+
+def _headline(failure) -> str:
+    if failure.prop.startswith("invariant "):
+        return f"invariant '{failure.prop[len('invariant '):]}' breaks"
+    return f"'{failure.prop}' breaks"
+
+
+def _detail(program, failure) -> str:
+    return failure.detail or failure.message
+
+
+def _invariant_source(program, failure) -> list[str]:
+    if not failure.prop.startswith("invariant "):
+        return []
+    name = failure.prop[len("invariant "):]
+    for inv_name, _fn, _size, span in program.invariants:
+        if inv_name == name:
+            return [f"     {span}: the invariant:"] + _source_lines(program, span)
+    return []
+
+
+def _config_text(program, n: int, opts: dict) -> str:
+    parts = [f"{n} player{'s' if n != 1 else ''}"]
+    parts += [f"{o.name}={o.shown(opts[o.name])}" for o in program.options]
+    return ", ".join(parts)
+
+
+def _source_lines(program, span) -> list[str]:
+    if span is None or not getattr(span, "line", 0):
+        return []
+    text = (getattr(program, "sources", None) or {}).get(span.file)
+    if text is None:
+        return []
+    lines = text.splitlines()
+    if not 0 < span.line <= len(lines):
+        return []
+    return [f"{span.line:7d} | {lines[span.line - 1].rstrip()}"]
+
+
+def add_parser(sub, game_help: str, set_help: str) -> None:
+    test = sub.add_parser("test", help="run a game's scenarios and explore random games for broken rules",
+                          description=(
+        "Check that GAME's rules are right. First run the scenarios written in the rule file; then play "
+        "random games (driven by hypothesis) for each player count and each option value in turn, checking "
+        "the game's invariants and the properties every game must have after every decision: every card in "
+        "one place, someone can always move, the game ends within its bound, no runtime error, the same "
+        "seed and decisions give the same game, copies are independent, save and load give the same game, "
+        "a view hides what is hidden, illegal options are refused. A failure is shrunk to the smallest game "
+        "found and written as a transcript to replay with 'rulecraft replay FILE --step'. "
+        "Exit status 0 when everything passed, 1 otherwise. The same --seed gives the same run."))
+    test.add_argument("game", metavar="GAME", help=game_help)
+    test.add_argument("--explore", "-e", type=int, default=DEFAULT_EXPLORE, metavar="N",
+                      help=f"random games per configuration (default {DEFAULT_EXPLORE}; 0: scenarios only)")
+    test.add_argument("--seed", "-s", type=int, default=0, metavar="S",
+                      help="seed of the exploration (default 0): the same seed explores the same games")
+    test.add_argument("--players", "-n", type=int, metavar="N", help="explore only games of N players")
+    test.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
+                      help=set_help + "; the option keeps that value in every configuration explored")
+    test.add_argument("--out", "-o", metavar="DIR",
+                      help="folder for the transcripts of failing games (default: the current folder)")
+    test.add_argument("--shallow", action="store_true",
+                      help="skip the costly checks (views under reshuffle, copies, save and load): about twice as fast")
+    test.add_argument("--keep-going", "-k", action="store_true",
+                      help="explore every configuration even after one fails")
