@@ -369,7 +369,7 @@ class Checker:
             self.error(decl.span, f"'{name}' is already defined", "choose another name",
                        [(odecl.span, "the other definition is here")] if odecl is not None else [])
             return False
-        if name in ("Int", "Bool", "Str", "Player", "Team", "List", "Zone", "Card"):
+        if name in ("Int", "Bool", "Str", "Player", "Team", "List", "Zone"):
             self.error(decl.span, f"'{name}' is a built-in type", "choose another name")
             return False
         return True
@@ -439,6 +439,8 @@ class Checker:
             self.error(t.span, f"unknown type '{t.name}[...]'", "the types with [..] are List[T] and Zone[T]")
             return T.ANY
         name = t.name
+        if name == "Card" and isinstance(self.globals.get(name), CardSym):
+            return self.globals[name].type      # a game's own card type called Card
         prim = {"Int": T.INT, "Bool": T.BOOL, "Str": T.STR, "Player": T.PLAYER, "Team": T.TEAM,
                 "Card": T.ANYCARD, "Zone": T.ZoneT(T.ANYCARD)}
         if name in prim:
