@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Load time per bundled game: parse + check + compile, in milliseconds.
+
+    python benchmarks/load_time.py [--loads 20] [--game NAME ...]
+
+Three figures per game:
+  * first ever   -- a fresh process with an empty temp folder, so Lark has no
+                    grammar cache and builds its LALR tables (what a brand-new
+                    install pays once);
+  * cold         -- a fresh process with Lark's grammar cache in place (what every
+                    `rulecraft run` pays): the first `load()` after importing rulecraft;
+  * warm         -- the median of N further loads in one process (grammar built),
+                    split into parse / check / compile.
+Imports (`import rulecraft.loader`) are timed separately in the fresh processes.
+The floor from the issues (under 100 ms to load) is printed beside, never asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from _common import LOAD_FLOOR_MS, machine_line, pin_to_one_core, table  # noqa: E402
+
+CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from rulecraft.loader import load
+t1 = time.perf_counter()
+load(sys.argv[1])
+t2 = time.perf_counter()
+print(json.dumps({"import_ms": (t1 - t0) * 1e3, "load_ms": (t2 - t1) * 1e3}))
+"""
+
+
+def fresh_process(name: str, tmpdir: str | None = None) -> dict:
+    env = dict(os.environ)
+    if tmpdir is not None:
+        env["TMPDIR"] = tmpdir          # Lark keeps its grammar cache in tempfile.gettempdir()
+    out = subprocess.run([sys.executable, "-c", CHILD, name], capture_output=True, text=True, env=env, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def phases(name: str) -> dict:
+    """One load, timed by phase (mirrors rulecraft.loader.load_file)."""
+    from rulecraft.check.checker import check
+    from rulecraft.check.modules import load_declarations, resolve_game
+    from rulecraft.compile.compiler import Compiler
+
+    t0 = time.perf_counter()
+    loaded = load_declarations(resolve_game(name))
+    t1 = time.perf_counter()
+    diags = list(loaded.diagnostics)
+    checked = check(loaded.decls, loaded.originals, diags)
+    t2 = time.perf_counter()
+    Compiler(checked, diags).compile()
+    t3 = time.perf_counter()
+    return {"parse": (t1 - t0) * 1e3, "check": (t2 - t1) * 1e3, "compile": (t3 - t2) * 1e3, "total": (t3 - t0) * 1e3}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--loads", type=int, default=20, help="warm loads per game (median shown; default 20)")
+    ap.add_argument("--cold", type=int, default=5, help="fresh processes per game (best shown; default 5)")
+    ap.add_argument("--game", action="append", help="only this bundled game (repeatable)")
+    ap.add_argument("--cpu", type=int, default=None, help="the CPU to pin to (default: the lowest allowed)")
+    args = ap.parse_args(argv)
+
+    from rulecraft.check.modules import bundled_games
+    from rulecraft.loader import load
+
+    print(machine_line() + "; " + pin_to_one_core(args.cpu) + " (child processes inherit it)")
+    print(f"floor: under {LOAD_FLOOR_MS:.0f} ms to load (parse + check + compile)\n")
+    rows = []
+    for name in args.game or list(bundled_games()):
+        with tempfile.TemporaryDirectory(prefix="rulecraft-bench-") as empty:
+            first = fresh_process(name, empty)
+        cold = [fresh_process(name) for _ in range(max(1, args.cold))]
+        cold_load = min(c["load_ms"] for c in cold)
+        cold_import = min(c["import_ms"] for c in cold)
+        load(name)                                          # warm the grammar in this process
+        runs = [phases(name) for _ in range(max(1, args.loads))]
+        med = {k: statistics.median(r[k] for r in runs) for k in ("parse", "check", "compile", "total")}
+        verdict = "under" if med["total"] < LOAD_FLOOR_MS and cold_load < LOAD_FLOOR_MS else "OVER"
+        rows.append([name, f"{first['load_ms']:.0f}", f"{cold_load:.1f}", f"{med['total']:.1f}",
+                     f"{med['parse']:.1f}", f"{med['check']:.1f}", f"{med['compile']:.1f}",
+                     f"{cold_import:.0f}", f"{LOAD_FLOOR_MS:.0f} ({verdict})"])
+    print(table(rows, ["game", "first ever ms", "cold ms", "warm ms", "parse", "check", "compile",
+                       "import ms", "floor ms"]))
+    print("\nfirst ever / cold: load() in a fresh process (best of the fresh processes; first ever has no Lark cache);"
+          "\nwarm: median of the in-process loads, split by phase; import: `import rulecraft.loader`, not counted in load.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
