@@ -26,6 +26,7 @@ class Span:
 
 
 NOWHERE = Span("<rulecraft>", 0, 0)
+WIDE = 240   # longer source lines are shown as a window around the error
 
 
 @attrs.frozen
@@ -65,12 +66,22 @@ def render(diag: Diagnostic, sources: dict[str, str]) -> str:
         if 0 < span.line <= len(lines):
             src = lines[span.line - 1].rstrip("\n").replace("\t", " ")
             gutter = f"{span.line:5d} | "
-            out.append(gutter + src)
             width = 1
             if span.end_line == span.line and span.end_col > span.col:
                 width = span.end_col - span.col
             width = max(1, min(width, max(1, len(src) - span.col + 1)))
-            out.append(" " * (len(gutter) - 2) + "| " + " " * (span.col - 1) + "^" * width)
+            col = span.col
+            if len(src) > WIDE:
+                # show a window of a very long line around the error
+                start = max(0, col - 1 - WIDE // 3)
+                shown = src[start:start + WIDE]
+                prefix = "…" if start > 0 else ""
+                suffix = "…" if start + WIDE < len(src) else ""
+                src = prefix + shown + suffix
+                col = col - start + len(prefix)
+                width = max(1, min(width, WIDE - (col - 1)))
+            out.append(gutter + src)
+            out.append(" " * (len(gutter) - 2) + "| " + " " * (col - 1) + "^" * width)
     if diag.hint:
         out.append(f"hint: {diag.hint}")
     for rel_span, rel_msg in diag.related:

@@ -19,7 +19,14 @@ def load_file(path: str | Path):
     if not diags or all(d.severity != "error" for d in diags):
         checked = check(loaded.decls, loaded.originals, diags)
         if not any(d.severity == "error" for d in diags):
-            program = Compiler(checked, diags).compile()
+            try:
+                program = Compiler(checked, diags).compile()
+            except (RecursionError, SyntaxError, MemoryError) as e:
+                # a last guard: rules so large or deep that Python cannot compile what we generate
+                diags.append(Diagnostic(Span(display_path(path), 1, 1),
+                                        f"these rules are too large or too deeply nested to compile ({type(e).__name__})",
+                                        "split long expressions with `let` steps or `def`s"))
+                raise RulesError(diags, loaded.sources) from None
             if not any(d.severity == "error" for d in diags):
                 program.entry = display_path(path)
                 program.digest = loaded.digest

@@ -210,6 +210,8 @@ class Checker:
         self.in_rule = False
         self.option_types: dict = {}
         self.best_allowed: set = set()
+        self.depth = 0
+        self.too_deep = False
 
     # ---------------------------------------------------------------- errors
     def error(self, span, message, hint="", related=()):
@@ -809,8 +811,21 @@ class Checker:
         if not T.assignable(got, want):
             self.error(node.span, f"{what} should be {_a(want)}, but this is {_a(got)}")
 
+    MAX_DEPTH = 60
+
     def expr(self, e):
-        typ = getattr(self, "expr_" + type(e).__name__)(e)
+        self.depth += 1
+        try:
+            if self.depth > self.MAX_DEPTH:
+                if not self.too_deep:
+                    self.too_deep = True
+                    self.error(e.span, f"this expression is nested more than {self.MAX_DEPTH} levels deep",
+                               "split it with `let` steps or `def`s")
+                self.types[id(e)] = T.ANY
+                return T.ANY
+            typ = getattr(self, "expr_" + type(e).__name__)(e)
+        finally:
+            self.depth -= 1
         self.types[id(e)] = typ
         return typ
 

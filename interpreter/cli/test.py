@@ -102,8 +102,8 @@ def _report(program, args, name: str, failure, path: Path) -> None:
         print(f"     at decision {d['number']}: Player {d['player']} takes '{d['label']}' and the rules fail:")
         for line in str(failure.detail).splitlines():
             print(f"       {line}")
-        print(f"     shrunk to {before} decision{'s' if before != 1 else ''} before the failing one "
-              f"(game seed {failure.seed})")
+        print(f"     shrunk to a game of {before + 1} decision{'s' if before else ''}, the last one failing "
+              f"(game seed {failure.seed}); the transcript holds the {before} before it")
     else:
         print(f"     after decision {before}: {_detail(program, failure)}")
         print(f"     shrunk to a game of {before} decision{'s' if before != 1 else ''} (game seed {failure.seed})")

@@ -173,6 +173,11 @@ def rt_shuffle(m, items):
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 
+def _simple(source: str) -> bool:
+    """Cheap to evaluate twice: a number, a local, or a small sum of them."""
+    return len(source) < 24 and all(ch.isalnum() or ch in "[]+ ()_" for ch in source)
+
+
 def _seq(a, typ):
     return f"m.zones[{a}]" if isinstance(typ, ZoneT) else a
 
@@ -189,6 +194,8 @@ def source(name: str, a: str, typ, gen, best) -> str:
     if name == "empty":
         return f"(not {_seq(a, typ)})"
     if name == "top":
+        if _simple(a):
+            return f"(m.zones[{a}] or rt_top(m, {a}))[-1]"
         return f"rt_top(m, {a})"
     if name == "bottom":
         return f"rt_bottom(m, {a})"

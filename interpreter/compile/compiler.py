@@ -17,6 +17,7 @@ from .native import NativeMixin
 from .errors import RuleFailure, StepBudgetSpent
 from .program import ChoiceInfo, Code, OptionInfo, Program, VarInfo, ZoneInfo
 
+TICK_LINES = ["m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()"]
 CALLED = -1     # an operation pushed or popped a frame
 WAITING = -2    # an operation set a pending decision
 
@@ -57,9 +58,10 @@ class Compiler(NativeMixin):
         self.keep: list = []
         self.def_names: dict = {}
         self.positions: dict = {}
+        self.inlining: set = set()
         self.env = dict(HELPERS)
         self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
-                                    "range": range, "reversed": reversed, "True": True, "False": False}
+                                    "range": range, "reversed": reversed, "int": int, "True": True, "False": False}
         self.env["rt_needs_game"] = _needs_game
         self.env["StepBudgetSpent"] = StepBudgetSpent
         self.native_lines: dict = {}
@@ -243,6 +245,7 @@ class Compiler(NativeMixin):
             return self.native_code(d.name, sym)
         self.ops: list = []
         self.spans: list = []
+        self.jumps: dict = {}
         self.rule_name = d.name.split("@")[0]
         self.frame_ctx, self.pyslots = True, set()
         self.block(d.body)
@@ -255,7 +258,7 @@ class Compiler(NativeMixin):
         d = sym.decl
         if not self.suspends.get(sym.name, True):
             return self.native_code(sym.name, sym)
-        self.ops, self.spans = [], []
+        self.ops, self.spans, self.jumps = [], [], {}
         self.rule_name = sym.name
         self.frame_ctx, self.pyslots = True, set()
         if d.where is not None:
@@ -269,7 +272,7 @@ class Compiler(NativeMixin):
         return Code(sym.name, d.span, [make() for make in self.ops], self.spans, sym.frame_size, len(sym.params))
 
     def block_code(self, name, span, body, frame_size) -> Code:
-        self.ops, self.spans = [], []
+        self.ops, self.spans, self.jumps = [], [], {}
         self.rule_name = name
         self.frame_ctx, self.pyslots = True, set()
         self.block(body)
@@ -297,37 +300,44 @@ class Compiler(NativeMixin):
         self.native_run(run)
 
     def jump(self, label, span):
-        self.emit(lambda: (lambda m, fr: label.pc), span)
+        """A plain jump; operations that would land on it go straight to its target (see `resolve`)."""
+        pc = self.emit(lambda: (lambda m, fr: self.resolve(label.pc)), span)
+        self.jumps[pc] = label
 
-    def jump_unless(self, cond_node, label, span):
-        self.gen_op([f"if not ({_braces(self.src(cond_node))}): return {{0}}"], span, (label,))
+    def resolve(self, pc: int) -> int:
+        """Follow plain jumps from `pc` to the first real operation (only valid once labels are placed)."""
+        seen = set()
+        while pc in self.jumps and pc not in seen:
+            seen.add(pc)
+            pc = self.jumps[pc].pc
+        return pc
+
+    def jump_unless(self, cond_node, label, span, tick=False):
+        lines = TICK_LINES if tick else []
+        self.gen_op(lines + [f"if not ({_braces(self.src(cond_node))}): return {{0}}"], span, (label,))
 
     def gen_op(self, lines, span, jumps=()):
         """Emit an operation from Python source lines (over m, fr); `return NEXT` is appended.
 
-        `jumps` are labels whose pcs the lines use as {0}, {1}, ... (filled in once known).
+        `jumps` are labels whose pcs the lines use as {0}, {1}, ... (filled in once known, and
+        resolved through plain jumps, as is NEXT).
         """
         nxt = self.here() + 1
         env = self.env
 
         def make():
-            body = [line.format(*[lab.pc for lab in jumps]) for line in lines]
-            code = "def op(m, fr):\n" + "".join(f"    {line}\n" for line in body) + f"    return {nxt}\n"
+            body = [line.format(*[self.resolve(lab.pc) for lab in jumps]) for line in lines]
+            code = "def op(m, fr):\n" + "".join(f"    {line}\n" for line in body) + f"    return {self.resolve(nxt)}\n"
             scope = {}
             exec(code, env, scope)  # noqa: S102 - generated from checked AST only
             return scope["op"]
         self.emit(make, span)
 
     def back_edge(self, top, span):
-        """The jump back to a loop's head; it spends the step budget, so endless loops stop."""
-        def make():
-            def back(m, fr):
-                m.ticks -= 1
-                if m.ticks < 0:
-                    raise StepBudgetSpent()
-                return top
-            return back
-        self.emit(make, span)
+        """The jump back to a loop's head (the head spends the step budget, so endless loops stop)."""
+        label = _Label()
+        label.pc = top
+        self.jump(label, span)
 
     def mark(self, label):
         label.pc = self.here()
@@ -415,9 +425,13 @@ class Compiler(NativeMixin):
         body = top + 1
 
         def make():
-            exit_pc = end.pc
+            exit_pc = self.resolve(end.pc)
+            body_pc = self.resolve(body)
 
             def step(m, fr):
+                m.ticks -= 1
+                if m.ticks < 0:
+                    raise StepBudgetSpent()
                 i = fr[ii]
                 xs = fr[li]
                 if i >= len(xs):
@@ -425,7 +439,7 @@ class Compiler(NativeMixin):
                     return exit_pc
                 fr[vi] = xs[i]
                 fr[ii] = i + 1
-                return body
+                return body_pc
             return step
         self.emit(make, s.span)
         self.block(s.body)
@@ -435,7 +449,7 @@ class Compiler(NativeMixin):
     def st_While(self, s: ast.While):
         top = self.here()
         end = _Label()
-        self.jump_unless(s.cond, end, s.cond.span)
+        self.jump_unless(s.cond, end, s.cond.span, tick=True)
         self.block(s.body)
         self.back_edge(top, s.span)
         self.mark(end)
@@ -448,14 +462,18 @@ class Compiler(NativeMixin):
         body = top + 1
 
         def make():
-            exit_pc = end.pc
+            exit_pc = self.resolve(end.pc)
+            body_pc = self.resolve(body)
 
             def step(m, fr):
+                m.ticks -= 1
+                if m.ticks < 0:
+                    raise StepBudgetSpent()
                 left = fr[ci]
                 if left <= 0:
                     return exit_pc
                 fr[ci] = left - 1
-                return body
+                return body_pc
             return step
         self.emit(make, s.span)
         self.block(s.body)
@@ -463,11 +481,9 @@ class Compiler(NativeMixin):
         self.mark(end)
 
     def st_Choose(self, s: ast.Choose):
-        chooser = self.expr(s.chooser)
         dtyp = self.types[id(s.domain)]
         domain_node = s.domain
         elem = self._choice_elem(domain_node, dtyp)
-        seq = self.as_sequence(self.expr(domain_node), dtyp)
         dedupe = not isinstance(dtyp, T.ZoneT)
         vi = self.slots[id(s)] + OFFSET
         where = self.expr(s.where) if s.where is not None else None
@@ -489,32 +505,22 @@ class Compiler(NativeMixin):
         info.body_pc = me + 1
         end = _Label()
         skip = _Label()
-        index = info.index
-
-        def make():
-            skip_pc = skip.pc
-
-            def choose(m, fr):
-                xs = seq(m, fr)
-                if where is not None:
-                    kept = []
-                    for x in xs:
-                        fr[vi] = x
-                        if where(m, fr):
-                            kept.append(x)
-                    xs = kept
-                    fr[vi] = None
-                if dedupe:
-                    xs = tuple(dict.fromkeys(xs))
-                else:
-                    xs = tuple(xs)
-                if not xs:
-                    return skip_pc
-                m.pending = (index, chooser(m, fr), xs)
-                fr[1] = me
-                return WAITING
-            return choose
-        self.emit(make, s.span)
+        # Generated: the options (filtered, without repeats), their option ids, the pending decision.
+        seq_src = _braces(self.seq_src(self.src(domain_node), dtyp))
+        var = f"fr[{vi}]"
+        if s.where is not None:
+            lines = [f"xs = [{var} for {var} in {seq_src} if {_braces(self.src(s.where))}]", f"{var} = None"]
+        else:
+            lines = [f"xs = {seq_src}"]
+        lines.append("xs = tuple(dict.fromkeys(xs))" if dedupe else "xs = tuple(xs)")
+        lines.append("if not xs: return {0}")
+        lines.append(f"ids = {self.ids_src(elem, domain_node, info)}")
+        if s.may:
+            lines.append(f"ids = ids + ({info.offset + size},)")
+        lines.append(f"m.pending = ({info.index}, {_braces(self.src(s.chooser))}, xs, ids)")
+        lines.append(f"fr[1] = {me}")
+        lines.append(f"return {WAITING}")
+        self.gen_op(lines, s.span, (skip,))
         self.block(s.body)
         self.jump(end, s.span)
         self.mark(skip)
@@ -524,6 +530,17 @@ class Compiler(NativeMixin):
         self.mark(end)
         if not s.may:
             info.else_pc = end.pc
+
+    def ids_src(self, elem, domain_node, info) -> str:
+        """Source of the option ids of the options `xs` (offset + position in the universe)."""
+        off = info.offset
+        if isinstance(elem, T.CardT):
+            return f"tuple([{off} + P[x] for x in xs])".replace("P", self.const(self.card_positions(elem.name)))
+        if elem is T.INT and isinstance(domain_node, ast.RangeLit):
+            return f"tuple([{off - domain_node.lo} + x for x in xs])"
+        if elem is T.BOOL:
+            return f"tuple([{off} + int(x) for x in xs])"
+        return f"tuple([{off} + x for x in xs])"
 
     def _choice_elem(self, node, typ):
         if isinstance(node, ast.Name) and isinstance(self.refs.get(id(node)), (EnumSym, CardSym)):
@@ -663,6 +680,15 @@ class Compiler(NativeMixin):
 
     def def_call(self, sym: DefSym, args):
         name = sym.decl.name
+        if not sym.params and name not in self.inlining and not _uses_locals(sym.decl.body):
+            self.inlining.add(name)      # `def trump = top(trump_stack)` becomes its body, in place
+            saved = (self.frame_ctx, self.pyslots)
+            self.frame_ctx, self.pyslots = False, set()
+            try:
+                return f"({self.src(sym.decl.body)})"
+            finally:
+                self.frame_ctx, self.pyslots = saved
+                self.inlining.discard(name)
         fname = self.def_names.get(name)
         if fname is None:
             fname = f"D{len(self.def_names)}"
@@ -761,9 +787,10 @@ class Compiler(NativeMixin):
             return f"(tuple({sa}) + tuple({sb}))"
         if op in ("+", "-", "*"):
             return f"(({a}) {op} ({b}))"
+        constant = isinstance(e.right, ast.IntLit) and e.right.value != 0
         if op == "/":
-            return f"rt_div({a}, {b})"
-        return f"rt_mod({a}, {b})"
+            return f"(({a}) // {b})" if constant else f"rt_div({a}, {b})"
+        return f"(({a}) % {b})" if constant else f"rt_mod({a}, {b})"
 
     def ex_Compare(self, e: ast.Compare):
         a, b = self.src(e.left), self.src(e.right)
@@ -797,7 +824,7 @@ class Compiler(NativeMixin):
             if f.cond is not None:
                 clause += f" if {self.src(f.cond)}"
             clauses.append(clause)
-        return f"tuple({self.src(e.element)} {' '.join(clauses)})"
+        return f"tuple([{self.src(e.element)} {' '.join(clauses)}])"
 
     def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
         raise AssertionError("BestBy outside a builtin")

@@ -127,9 +127,12 @@ class NativeMixin:
         nxt = self.here() + 1
         self.native_ops += 1
         fname = f"N{self.native_ops}"
-        lines.append((1, f"return {nxt}", stmts[-1].span))
-        op = self.define(fname, f"def {fname}(m, fr):", lines, f"{self.rule_name}#{self.native_ops}")
-        self.emit(lambda: op, stmts[0].span)
+        label = f"{self.rule_name}#{self.native_ops}"
+
+        def make():   # at the end of the rule, when the jump after this run is known
+            done = lines + [(1, f"return {self.resolve(nxt)}", stmts[-1].span)]
+            return self.define(fname, f"def {fname}(m, fr):", done, label)
+        self.emit(make, stmts[0].span)
 
     # ------------------------------------------------------------ statements
     def nat(self, s, out, ind):
@@ -165,6 +168,12 @@ class NativeMixin:
             out.append((ind, f"rt_move_zone(m, {what}, {to}, {bottom})", s.span))
         elif isinstance(wtyp, T.ListT):
             out.append((ind, f"rt_move_list(m, {what}, {to}, {bottom})", s.span))
+        elif isinstance(s.what, ast.Call) and s.what.func == "top" and self.refs.get(id(s.what)) == ("builtin", "top") \
+                and not s.bottom:
+            # `move top(Z) to X`: pop the top card instead of searching for it
+            zone = self.src(s.what.args[0])
+            out.append((ind, f"_z = {zone}; _d = {to}", s.span))
+            out.append((ind, "_c = (m.zones[_z] or rt_top(m, _z)).pop(); m.zones[_d].append(_c); m.where[_c] = _d", s.span))
         else:
             put = "m.zones[_d].insert(0, _c)" if s.bottom else "m.zones[_d].append(_c)"
             out.append((ind, f"_c = {what}; _d = {to}; _s = m.where[_c]", s.span))

@@ -174,28 +174,19 @@ def chooser(m: State):
 
 def legal_ids(m: State) -> list[int]:
     """Ids of the legal options, in the order the rules list them (pass last)."""
-    if m.pending is None:
-        return []
-    ci, _who, values = m.pending
-    info = m.program.choices[ci]
-    pos = info.position
-    off = info.offset
-    ids = [off + pos(v) for v in values]
-    if info.may:
-        ids.append(off + info.size)
-    return ids
+    pending = m.pending
+    return list(pending[3]) if pending is not None else []
 
 
 def legal_options(m: State) -> list[Option]:
     if m.pending is None:
         return []
-    return [Option(i, label(m, i)) for i in legal_ids(m)]
+    return [Option(i, label(m, i)) for i in m.pending[3]]
 
 
 def label(m: State, action_id: int) -> str:
     """The readable label of an option of the pending decision."""
-    ci, _who, _values = m.pending
-    info = m.program.choices[ci]
+    info = m.program.choices[m.pending[0]]
     fr = m.stack[-1]
     if info.may and action_id == info.offset + info.size:
         return info.pass_label(m, fr)
@@ -209,21 +200,20 @@ def label(m: State, action_id: int) -> str:
 
 def decide(m: State, action_id: int) -> None:
     """Take a legal option and run to the next decision; an illegal id changes nothing."""
-    if m.pending is None:
+    pending = m.pending
+    if pending is None:
         raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
-    ci, _who, values = m.pending
+    ci, _who, values, ids = pending
+    try:
+        k = ids.index(action_id)
+    except ValueError:
+        raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
     info = m.program.choices[ci]
     fr = m.stack[-1]
-    k = action_id - info.offset
-    if info.may and k == info.size:
+    if k == len(values):          # the pass option of a `may choose`
         fr[1] = info.else_pc
     else:
-        if not 0 <= k < info.size:
-            raise IllegalDecision(f"option {action_id} is not one of the options of this decision")
-        value = info.value_at(k)
-        if value not in values:
-            raise IllegalDecision(f"'{label(m, action_id)}' is not allowed now")
-        fr[info.var_index] = value
+        fr[info.var_index] = values[k]
         fr[1] = info.body_pc
     m.pending = None
     m.decisions += 1

@@ -5,10 +5,14 @@ diagnostics here and nowhere else.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.resources
+import os
+import pickle
 import re
+from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -52,9 +56,20 @@ def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(1)), body)
 
 
-@v_args(meta=True)
 class _ToAst(Transformer):
-    """Builds AST nodes; `line`/`col_offset` shift positions for text inside strings."""
+    """Builds AST nodes; `line`/`col_offset` shift positions for text inside strings.
+
+    Every callback takes (meta, children). Dispatch is done here rather than with
+    Lark's `v_args(meta=True)`, whose wrapper is rebuilt at every node.
+    """
+
+    def _call_userfunc(self, tree, new_children=None):
+        children = new_children if new_children is not None else tree.children
+        try:
+            f = getattr(self, tree.data)
+        except AttributeError:
+            return self.__default__(tree.data, children, tree.meta)
+        return f(tree.meta, children)
 
     def __init__(self, path: str, line_shift: int = 0, col_shift: int = 0):
         super().__init__()
@@ -552,9 +567,73 @@ def _end_of_previous_code(text: str, line: int | None):
 
 
 def parse_module(text: str, path: str) -> ast.Module:
-    """Parse a whole file; raise RulesError with a diagnostic on a syntax error."""
+    """Parse a whole file; raise RulesError with a diagnostic on a syntax error.
+
+    Parsed modules are kept, in memory and in a cache folder, under the SHA-256
+    of the grammar, this file's path and its text: loading a game twice parses it once.
+    """
     if not text.endswith("\n"):
         text += "\n"
+    key = _cache_key(text, path)
+    module = _MEMORY.get(key) or _read_cache(key)
+    if module is not None:
+        _MEMORY[key] = module
+        return module
+    module = _parse_uncached(text, path)
+    _MEMORY[key] = module
+    _write_cache(key, module)
+    return module
+
+
+_MEMORY: dict = {}
+
+
+@functools.lru_cache(maxsize=1)
+def _grammar_digest() -> str:
+    grammar = importlib.resources.files("rulecraft.grammar").joinpath("rulecraft.lark").read_bytes()
+    here = Path(__file__).read_bytes()
+    ast_src = Path(ast.__file__).read_bytes()
+    return hashlib.sha256(grammar + here + ast_src).hexdigest()
+
+
+def _cache_key(text: str, path: str) -> str:
+    return hashlib.sha256(f"{_grammar_digest()}\0{path}\0{text}".encode()).hexdigest()
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("RULECRAFT_NO_CACHE"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rulecraft" / "ast"
+
+
+def _read_cache(key: str):
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    try:
+        with open(folder / f"{key}.pickle", "rb") as f:
+            module = pickle.load(f)
+        return module if isinstance(module, ast.Module) else None
+    except Exception:   # a missing, stale or damaged cache entry is simply parsed again
+        return None
+
+
+def _write_cache(key: str, module) -> None:
+    folder = _cache_dir()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f"{key}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            pickle.dump(module, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, folder / f"{key}.pickle")
+    except Exception:   # a read-only home is fine: we parse each time
+        pass
+
+
+def _parse_uncached(text: str, path: str) -> ast.Module:
     try:
         tree = _lark().parse(text, start="start")
         decls = _transform(tree, _ToAst(path))

@@ -7,6 +7,8 @@ every step, so a failure names the step it happened at.
 """
 from __future__ import annotations
 
+import random
+
 import attrs
 
 from ..compile.errors import RulesRuntimeError
@@ -167,7 +169,12 @@ def game_limit(program) -> int:
 
 def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> Outcome:
     limit = limit or game_limit(program)
-    deep_steps = {0, pick(64)} if deep else set()
+    # the costly checks run at the start and at one drawn step; save and load (slow YAML) at the drawn one only
+    save_step = pick(min(limit, 128)) if deep else -1
+    deep_steps = {0, save_step} if deep else set()
+    # which option not offered to try at each step: from the game's seed, not from hypothesis
+    # (a draw per step would double the draws; the refusal seldom depends on the id tried)
+    others = random.Random(seed)
     try:
         m = machine.new_game(program, players, options, seed)
     except RulesRuntimeError as e:
@@ -177,10 +184,11 @@ def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> 
         ids = check_state(m, step, limit)
         if ids is None:
             break
-        check_refusal(m, step, pick(program.action_count + 1) if program.action_count else 0)
+        check_refusal(m, step, others.randrange(program.action_count + 1) if program.action_count else 0)
         if step in deep_steps:
             viewer = pick(m.n)
-            check_view_hides(m, step, viewer, lambda n: _permutation(pick, n))
+            shuffler = random.Random(pick(2**31))       # one draw, not one per card
+            check_view_hides(m, step, viewer, lambda n: _permutation(shuffler, n))
             snapshot = m.copy()
             probe = m.copy()
             try:
@@ -193,7 +201,8 @@ def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> 
                 pass
             if not m.same_as(snapshot):
                 raise PropertyFailure("copies are independent", "playing on a copy changed the original", step)
-            m = check_save_load(m, step)
+            if step == save_step:
+                m = check_save_load(m, step)
         choice = ids[pick(len(ids))]
         taken.append(choice)
         try:
@@ -204,11 +213,9 @@ def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> 
     return Outcome(taken, step, m)
 
 
-def _permutation(pick, n):
+def _permutation(rnd, n):
     order = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = pick(i + 1)
-        order[i], order[j] = order[j], order[i]
+    rnd.shuffle(order)
     return order
 
 

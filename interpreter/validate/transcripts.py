@@ -39,7 +39,7 @@ def failure_record(program, game_ref: str, failure, found_by: str = "") -> dict:
             break
     info = {"property": failure.prop, "message": failure.detail or failure.message, "after": len(s.history)}
     if failing is not None:
-        info["decision"] = {"number": len(ids) + 1, "player": s.to_move + 1, "id": failing,
+        info["decision"] = {"number": len(s.history) + 1, "player": s.to_move + 1, "id": failing,
                             "label": machine.label(s.state, failing)}
     if found_by:
         info["found_by"] = found_by
@@ -60,7 +60,7 @@ def describe(info: dict) -> str:
     """The recorded failure in one sentence."""
     d = info.get("decision")
     if isinstance(d, dict):
-        return (f"decision {d.get('number')} (player {d.get('player')}: {d.get('label')}) makes the rules fail: "
+        return (f"decision {d.get('number')} (Player {d.get('player')}: {d.get('label')}) makes the rules fail: "
                 f"{info.get('message')}")
     return f"{_prop_text(info['property'])} after decision {info.get('after')}: {info.get('message')}"
 
