@@ -11,10 +11,13 @@ class RulesRuntimeError(Exception):
 
     def __init__(self, message: str, span=None, chain=()):
         self.span = span
-        self.chain = tuple(chain)
+        chain = tuple(chain)
+        if len(chain) > 50:   # endless recursion: the innermost calls and the outermost ones are enough
+            chain = chain[:40] + (("…", f"{len(chain) - 50} more calls"),) + chain[-10:]
+        self.chain = chain
         text = f"{span}: runtime error: {message}" if span is not None else f"runtime error: {message}"
         for rule, where in self.chain:
-            text += f"\n  in rule '{rule}' at {where}"
+            text += f"\n  in rule '{rule}' at {where}" if rule != "…" else f"\n  … {where}"
         super().__init__(text)
 
 

@@ -84,12 +84,19 @@ def state_from_data(program, data, players: int, names, sink=None) -> State:
     if not isinstance(vars_, list) or len(vars_) != program.var_count:
         raise bad("its variables do not match the rules")
     m.vars = []
-    owners = {v.slot: v.owner for v in program.vars}
+    infos = {v.slot: v for v in program.vars}
     for slot, v in enumerate(vars_):
-        if owners.get(slot):
-            if not isinstance(v, list):
-                raise bad("a per-player variable is not a list")
-            m.vars.append([_frozen(x) for x in v])
+        info = infos.get(slot)
+        owned = info is not None and info.owner
+        table = info is not None and info.table_size
+        if owned and not isinstance(v, list):
+            raise bad("a per-player variable is not a list")
+        if table and not (isinstance(v, list) and all(isinstance(x, list) for x in (v if owned else [v]))):
+            raise bad("a table is not a list")
+        if owned:
+            m.vars.append([list(map(_frozen, x)) if table else _frozen(x) for x in v])
+        elif table:
+            m.vars.append(list(map(_frozen, v)))
         else:
             m.vars.append(_frozen(v))
     if type(data.get("rng")) is not int:

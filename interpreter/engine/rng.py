@@ -9,7 +9,11 @@ MASK = (1 << 64) - 1
 
 
 def seed_state(seed: int) -> int:
-    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    """Mix the seed, so that neighbouring seeds start far apart in the sequence."""
+    z = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
 
 
 def next_u64(s: int) -> tuple[int, int]:
