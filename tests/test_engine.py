@@ -72,10 +72,6 @@ def test_a_runaway_loop_with_small_steps_of_work(rules_file):
         machine.new_game(load_file(path), 1)
 
 
-@pytest.mark.xfail(strict=True, reason="engine/machine.py: a rule that calls itself runs until the step budget with "
-                   "2,000,000 frames on the stack (~550 MB), and _runtime_error lists every frame: the error text is "
-                   "70 MB (2,000,002 'in rule' lines). The chain should be cut short (and the message could say the "
-                   "rule calls itself without end)")
 def test_endless_recursion_of_rules_is_stopped_with_a_short_message(rules_file):
     path = rules_file('game "Rec"\nplayers 1\n\nrule play:\n    again()\n\nrule again:\n    again()\n')
     with pytest.raises(RulesRuntimeError) as info:

@@ -141,6 +141,7 @@ class Checked:
     events: dict
     handlers: list            # RuleSym for each `when`
     scenarios: list
+    anytimes: list            # RuleSym for each `anytime`, with .name "anytime NAME"
     limit: int | None
     types: dict
     refs: dict
@@ -206,6 +207,7 @@ class Checker:
         self.events: dict = {}
         self.handlers: list = []
         self.scenarios: list = []
+        self.anytimes: list = []
         self.limit = None
         self.in_rule = False
         self.option_types: dict = {}
@@ -316,6 +318,12 @@ class Checker:
                     sym = EventSym(d, self.resolve_params(d.params))
                     self.globals[d.name] = sym
                     self.events[d.name] = sym
+            elif isinstance(d, ast.AnytimeDecl):
+                if self.claim(d.name, d):
+                    sym = RuleSym(d, ((d.player, T.PLAYER),))
+                    sym.name = f"anytime {d.name}"
+                    self.globals[d.name] = sym
+                    self.anytimes.append(sym)
             elif isinstance(d, ast.LimitDecl):
                 if d.decisions < 1:
                     self.error(d.span, "the limit must be at least one decision")
@@ -504,6 +512,8 @@ class Checker:
             self.check_rule(sym)
         for sym in self.handlers:
             self.check_rule(sym)
+        for sym in self.anytimes:
+            self.check_rule(sym)
         for d in self.scenarios:
             self.check_scenario(d)
         for kind, d in self.scores.items():
@@ -544,11 +554,13 @@ class Checker:
         self.scope = _Scope(d)
         self.current_decl = d
         self.in_rule = True
-        if isinstance(d, ast.WhenDecl):
+        if isinstance(d, (ast.WhenDecl, ast.AnytimeDecl)):
             for (name, typ) in sym.params:
                 self.scope.declare(name, typ, d.span)
             if d.where is not None:
                 self.expect(d.where, self.expr(d.where), T.BOOL, "a `where` condition")
+            if isinstance(d, ast.AnytimeDecl):
+                self.expr(d.label)
         else:
             for (name, typ), p in zip(sym.params, d.params):
                 self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
@@ -1198,6 +1210,6 @@ def check(decls, originals, diags) -> Checked:
         title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
         globals=c.globals, options=c.options, enums=c.enums, cards=c.cards, card_sets=c.card_sets,
         zones=c.zones, vars=c.vars, defs=c.defs, rules=c.rules, scores=c.scores, score_slots=c.score_slots,
-        invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, limit=c.limit,
+        invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, anytimes=c.anytimes, limit=c.limit,
         types=c.types, refs=c.refs, slots=c.slots, originals=originals,
     )

@@ -231,7 +231,7 @@ def _describe(d) -> str:
     return {ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.CardDecl: "card", ast.CardsDecl: "cards",
             ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.DefDecl: "def", ast.RuleDecl: "rule",
             ast.ScoreDecl: "score", ast.InvariantDecl: "invariant", ast.EventDecl: "event",
-            ast.ScenarioDecl: "scenario"}.get(type(d), "declaration")
+            ast.ScenarioDecl: "scenario", ast.AnytimeDecl: "anytime"}.get(type(d), "declaration")
 
 
 def _key(d):

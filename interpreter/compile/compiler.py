@@ -15,7 +15,7 @@ from ..syntax import ast
 from .builtins import HELPERS, source as builtin_source
 from .native import NativeMixin
 from .errors import RuleFailure, StepBudgetSpent
-from .program import ChoiceInfo, Code, OptionInfo, Program, VarInfo, ZoneInfo
+from .program import AnytimeInfo, ChoiceInfo, Code, OptionInfo, Program, VarInfo, ZoneInfo
 
 TICK_LINES = ["m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()"]
 CALLED = -1     # an operation pushed or popped a frame
@@ -63,6 +63,9 @@ class Compiler(NativeMixin):
         self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
                                     "range": range, "reversed": reversed, "int": int, "True": True, "False": False}
         self.env["rt_needs_game"] = _needs_game
+        self.anytime_offers: list = []   # (option id, closure(m, player) -> offered?), filled after the rules
+        self.anytime_info: dict = {}
+        self.env["ANYTIME"] = self.anytime_offers
         self.env["StepBudgetSpent"] = StepBudgetSpent
         self.native_lines: dict = {}
         self.native_names: dict = {}
@@ -140,24 +143,34 @@ class Compiler(NativeMixin):
         self.rule_index = {name: i for i, name in enumerate(c.rules)}
         for h in c.handlers:
             self.rule_index[h.name] = len(self.rule_index)
+        for a in c.anytimes:
+            self.rule_index[a.name] = len(self.rule_index)
         arranges = [(sc, step) for sc in c.scenarios for step in sc.steps if step.kind == "arrange"]
         for sc, _step in arranges:
             self.rule_index[f"arrange {sc.name}"] = len(self.rule_index)
         keyed = {name: sym for name, sym in c.rules.items()}
         keyed.update({h.name: h for h in c.handlers})
+        keyed.update({a.name: a for a in c.anytimes})
         self.analyse_suspension(keyed)
         for i, key in enumerate(keyed):
             if not self.suspends[key]:
                 self.native_names[key] = f"R{i}"
         for key, sym in keyed.items():
             if not self.suspends[key]:
-                where = sym.decl.where if isinstance(sym.decl, ast.WhenDecl) else None
-                label = key if isinstance(sym.decl, ast.WhenDecl) else f"rule {key.split('@')[0]}"
+                where = sym.decl.where if isinstance(sym.decl, (ast.WhenDecl, ast.AnytimeDecl)) else None
+                label = key if isinstance(sym.decl, (ast.WhenDecl, ast.AnytimeDecl)) else f"rule {key.split('@')[0]}"
                 self.native_function(self.native_names[key], sym, label, where)
         codes = [self.rule(sym) for sym in c.rules.values()]
         codes += [self.handler(h) for h in c.handlers]
+        codes += [self.handler(a) for a in c.anytimes]
         codes += [self.block_code(f"arrange {sc.name}", step.span, step.value, self.slots.get(id(step), 0))
                   for sc, step in arranges]
+        for a in c.anytimes:
+            offer = self.function("m, v0", a.decl.where) if a.decl.where is not None else (lambda m, who: True)
+            self.anytime_offers.append((self.action_count, offer))
+            self.anytime_info[self.action_count] = AnytimeInfo(a.decl.name, self.rule_index[a.name],
+                                                               self.function("m, v0", a.decl.label), a.frame_size)
+            self.action_count += 1
         score = self.function("m, v0", c.scores["score"].value) if "score" in c.scores else None
         tiebreak = self.function("m, v0", c.scores["tiebreak"].value) if "tiebreak" in c.scores else None
         invariants = [(d.name, self.function("m", d.value), 0, d.span) for d in c.invariants]
@@ -174,7 +187,7 @@ class Compiler(NativeMixin):
             vars=var_infos, var_count=max([o.slot for o in c.options] + [v.slot for v in c.vars] + [-1]) + 1,
             codes=codes, rule_index=self.rule_index, choices=self.choices, action_count=self.action_count,
             score=score, tiebreak=tiebreak, invariants=invariants, scenarios=list(c.scenarios), limit=c.limit,
-            native_lines=self.native_lines,
+            native_lines=self.native_lines, anytimes=self.anytime_info,
             scenario_fns=scenario_fns,
         )
 
@@ -381,7 +394,7 @@ class Compiler(NativeMixin):
     def st_ExprStmt(self, s: ast.ExprStmt):
         call = s.expr
         sym = self.refs[id(call)]
-        target = self.rule_index[sym.decl.name]
+        target = self.rule_index[self.rule_key(sym)]
         args = [self.expr(a) for a in call.args]
         size = sym.frame_size
         pad = [None] * (size - len(args))
@@ -517,7 +530,9 @@ class Compiler(NativeMixin):
         lines.append(f"ids = {self.ids_src(elem, domain_node, info)}")
         if s.may:
             lines.append(f"ids = ids + ({info.offset + size},)")
-        lines.append(f"m.pending = ({info.index}, {_braces(self.src(s.chooser))}, xs, ids)")
+        lines.append(f"who = {_braces(self.src(s.chooser))}")
+        lines.append("if ANYTIME: ids = ids + tuple([i for i, offered in ANYTIME if offered(m, who)])")
+        lines.append(f"m.pending = ({info.index}, who, xs, ids)")
         lines.append(f"fr[1] = {me}")
         lines.append(f"return {WAITING}")
         self.gen_op(lines, s.span, (skip,))

@@ -95,6 +95,16 @@ class ChoiceInfo:
 
 
 @attrs.define(eq=False)
+class AnytimeInfo:
+    """An `anytime` option: offered at every decision of a player while its condition holds."""
+
+    name: str
+    code: int                  # index of its compiled body in Program.codes
+    label: object              # closure (state, player) -> text
+    frame_size: int
+
+
+@attrs.define(eq=False)
 class Code:
     """A compiled rule: a flat list of operations, each `op(state, frame) -> next pc`."""
 
@@ -131,6 +141,7 @@ class Program:
     invariants: list           # (name, closure, frame size, span)
     scenarios: list = attrs.Factory(list)   # checked ScenarioDecl nodes, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
+    anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
     native_lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
     scenario_fns: dict = attrs.Factory(dict)  # id(scenario step) -> closure(state) for expect/take texts
     entry: str = ""

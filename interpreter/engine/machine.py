@@ -186,6 +186,9 @@ def legal_options(m: State) -> list[Option]:
 
 def label(m: State, action_id: int) -> str:
     """The readable label of an option of the pending decision."""
+    anytime = m.program.anytimes.get(action_id)
+    if anytime is not None:
+        return anytime.label(m, m.pending[1])
     info = m.program.choices[m.pending[0]]
     fr = m.stack[-1]
     if info.may and action_id == info.offset + info.size:
@@ -210,7 +213,11 @@ def decide(m: State, action_id: int) -> None:
         raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
     info = m.program.choices[ci]
     fr = m.stack[-1]
-    if k == len(values):          # the pass option of a `may choose`
+    anytime = m.program.anytimes.get(action_id)
+    if anytime is not None:
+        # run the anytime action; the choice (still at its pc) then asks again
+        m.stack.append([anytime.code, 0, _who] + [None] * (anytime.frame_size - 1))
+    elif k == len(values):        # the pass option of a `may choose`
         fr[1] = info.else_pc
     else:
         fr[info.var_index] = values[k]

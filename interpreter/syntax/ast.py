@@ -494,6 +494,17 @@ class WhenDecl:
 
 
 @node
+class AnytimeDecl:
+    """`anytime shovel(p) where p.compost >= 3 as "use the Shovel": ...`"""
+    span: Span
+    name: str
+    player: str
+    where: object
+    label: object
+    body: tuple
+
+
+@node
 class Signal:
     """`signal harvested(p, Peach)`"""
     span: Span
@@ -552,4 +563,4 @@ class Module:
 
 
 NAMED_DECLS = (OptionDecl, EnumDecl, CardDecl, CardsDecl, ZoneDecl, VarDecl, DefDecl, RuleDecl, ScoreDecl, InvariantDecl,
-               EventDecl, ScenarioDecl)
+               EventDecl, ScenarioDecl, AnytimeDecl)

@@ -187,6 +187,10 @@ class _ToAst(Transformer):
         name, names, where, body = c
         return ast.WhenDecl(self.span(meta), str(name), tuple(names or ()), where, body)
 
+    def anytime_decl(self, meta, c):
+        name, player, where, label, body = c
+        return ast.AnytimeDecl(self.span(meta), str(name), str(player), where, self.template(label), body)
+
     def names(self, meta, c):
         return tuple(str(t) for t in c)
 
