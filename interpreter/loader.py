@@ -17,7 +17,7 @@ def load_file(path: str | Path):
     loaded = load_declarations(path)
     diags = list(loaded.diagnostics)
     if not diags or all(d.severity != "error" for d in diags):
-        checked = check(loaded.decls, loaded.originals, diags)
+        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1))
         if not any(d.severity == "error" for d in diags):
             try:
                 program = Compiler(checked, diags).compile()

@@ -134,9 +134,6 @@ def test_errors_from_every_phase_are_collected_together(tmp_path):
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="an empty file loads without any diagnostic (checker.declare_all only reports the "
-                   "missing `players` and `rule play` when there are declarations); machine.new_game then fails with "
-                   "KeyError: 'play'")
 def test_an_empty_file_is_a_diagnostic_not_a_crash(tmp_path):
     path = tmp_path / "empty.rules"
     path.write_text("", encoding="utf-8")

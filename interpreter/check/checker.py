@@ -236,6 +236,9 @@ class Checker:
             self.min_players, self.max_players = 1, 8
             if self.decls:
                 self.error(self.decls[0].span, "the game does not say how many play", "add a line like `players 2..6`")
+        if not self.decls:
+            self.error(self.empty_span, "this file declares no game",
+                       "a game needs at least `players N` and `rule play:` (see docs/language.md)")
         self.teams = d_teams[-1].names if d_teams else ()
         self.globals["players"] = BuiltinValue("players", T.ListT(T.PLAYER))
         self.globals["player_count"] = BuiltinValue("player_count", T.INT)
@@ -1033,7 +1036,7 @@ class Checker:
             return T.ANY
         if sym is None:
             self.error(e.func_span, f"unknown function '{e.func}'",
-                       did_you_mean(e.func, list(BUILTINS) + [n for n, s in self.globals.items() if isinstance(s, (DefSym, RuleSym))]))
+                       did_you_mean(e.func, list(BUILTINS) + list(self.globals)))
         else:
             self.error(e.func_span, f"'{e.func}' cannot be called", "only functions (`def`), rules and card types can")
         for a in e.args:
@@ -1199,8 +1202,10 @@ def _constant_option_value(node, sym, checker):
     return False
 
 
-def check(decls, originals, diags) -> Checked:
+def check(decls, originals, diags, file_span=None) -> Checked:
+    """`file_span` (the entry file's first line) is where a file with no declarations is reported."""
     c = Checker(decls, originals, diags)
+    c.empty_span = file_span
     c.declare_all()
     c.check_all()
     for name, sym in list(c.defs.items()):

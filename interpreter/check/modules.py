@@ -109,6 +109,9 @@ class _Loader:
             return None
 
     def find(self, decl, here: Path, kind: str) -> Path | None:
+        bundled = stdlib_modules() if kind == "import" else bundled_games()
+        if decl.is_path and "/" not in decl.ref and not decl.ref.endswith(".rules") and decl.ref in bundled:
+            return bundled[decl.ref].resolve()      # `extends "weird-sisters"`: a bundled name in quotes
         if decl.is_path:
             p = (here.parent / decl.ref).resolve()
             if not any(_inside(p, r) for r in self.roots):

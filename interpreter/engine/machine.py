@@ -45,7 +45,10 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.rng = rng.seed_state(seed)
     values = dict(options or {})
     for o in program.options:
-        m.vars[o.slot] = values.pop(o.name, o.default)
+        value = values.pop(o.name, o.default)
+        if not _option_allows(o, value):
+            raise ValueError(f"option '{o.name}' is {o.domain_text()}, not {value!r}")
+        m.vars[o.slot] = value
     if values:
         raise ValueError(f"{program.title} has no option '{sorted(values)[0]}'")
     for v in program.vars:
@@ -67,6 +70,17 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
         m.stack.append([first, 0] + [None] * program.codes[first].frame_size)
     run(m)
     return m
+
+
+def _option_allows(o, value) -> bool:
+    """Is `value` a stored value of option `o` (an index for a choice, a bool, a number in range)?"""
+    if o.kind == "bool":
+        return type(value) is bool
+    if type(value) is not int:
+        return False
+    if o.kind == "choice":
+        return 0 <= value < len(o.values)
+    return o.values[0] <= value <= o.values[1]
 
 
 def _count_text(program):

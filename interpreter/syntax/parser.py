@@ -120,7 +120,7 @@ class _ToAst(Transformer):
         tok = c[0]
         if tok.type == "STRING":
             return (_unescape(tok[1:-1]), True)
-        return (str(tok), False)
+        return ("".join(str(t) for t in c), False)
 
     def import_decl(self, meta, c):
         ref, is_path = c[0]
