@@ -539,6 +539,15 @@ def _diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
         tok = e.token
         line = tok.line if tok.line is not None else e.line
         col = tok.column if tok.column is not None else e.column
+        unclosed = _unclosed_bracket(text, e.pos_in_stream if e.pos_in_stream is not None else len(text), line)
+        if unclosed is not None:
+            bline, bcol, ch = unclosed
+            return Diagnostic(Span(path, bline, bcol, bline, bcol + 1), f"'{ch}' is never closed",
+                              f"close it with '{')' if ch == '(' else ']'}': until it is closed, the lines after it are read as part of its line")
+        if tok.type == "_INDENT":
+            line, col = _next_code_line(text, line or 1)
+            return Diagnostic(Span(path, line, col, line, col + 1), "unexpected indentation",
+                              "this line is indented more than the one before it")
         if tok.type in ("_NL", "$END", "_DEDENT") or line is None or line < 1:
             line, col = _end_of_previous_code(text, line if line and line > 0 else None)
             width = 1
@@ -557,6 +566,49 @@ def _diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
         line, col = _end_of_previous_code(text, None)
         return Diagnostic(Span(path, line, col), "the file ends in the middle of something", _describe_expected(e.expected))
     return Diagnostic(Span(path, getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1), "syntax error")
+
+
+def _next_code_line(text: str, line: int):
+    """(line, column) of the first code character on a line after `line`."""
+    lines = text.splitlines()
+    for i in range(line, len(lines)):
+        code = lines[i].split("#", 1)[0]
+        if code.strip():
+            return i + 1, len(code) - len(code.lstrip()) + 1
+    return line, 1
+
+
+def _unclosed_bracket(text: str, pos: int, err_line):
+    """The last '(' or '[' still open at `pos`, if it was opened on an earlier line than the error."""
+    stack = []
+    line, col = 1, 0
+    i = 0
+    in_string = False
+    while i < min(pos, len(text)):
+        ch = text[i]
+        col += 1
+        if in_string:
+            if ch == "\\":
+                i += 1
+                col += 1
+            elif ch == '"' or ch == "\n":
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        elif ch in "([":
+            stack.append((line, col, ch))
+        elif ch in ")]" and stack:
+            stack.pop()
+        if i < len(text) and text[i] == "\n":
+            line, col = line + 1, 0
+        i += 1
+    if stack and err_line is not None and stack[-1][0] < err_line:
+        return stack[-1]
+    return None
 
 
 def _end_of_previous_code(text: str, line: int | None):
