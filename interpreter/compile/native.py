@@ -218,11 +218,12 @@ class NativeMixin:
             self.nat_block(s.otherwise, out, ind + 1, s.span)
 
     def nat_For(self, s, out, ind):
-        seq = self.seq_src(self.src(s.iterable), self.types[id(s.iterable)])
+        # A `for` goes through a fixed sequence, so it needs no step budget. A zone is copied
+        # first (the body may move its cards); a list is already an immutable tuple.
+        typ = self.types[id(s.iterable)]
+        seq = self.seq_src(self.src(s.iterable), typ)
         var = self.local(self.slots[id(s)])
-        out.append((ind, f"for {var} in tuple({seq}):", s.span))
-        for line in TICK:
-            out.append((ind + 1, line, s.span))
+        out.append((ind, f"for {var} in {f'tuple({seq})' if isinstance(typ, T.ZoneT) else seq}:", s.span))
         self.nat_block(s.body, out, ind + 1, s.span)
 
     def nat_While(self, s, out, ind):
@@ -232,7 +233,5 @@ class NativeMixin:
         self.nat_block(s.body, out, ind + 1, s.span)
 
     def nat_Repeat(self, s, out, ind):
-        out.append((ind, f"for _ in range({self.src(s.count)}):", s.span))
-        for line in TICK:
-            out.append((ind + 1, line, s.span))
+        out.append((ind, f"for _ in range({self.src(s.count)}):", s.span))   # a fixed count: no budget needed
         self.nat_block(s.body, out, ind + 1, s.span)

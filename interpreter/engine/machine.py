@@ -225,9 +225,10 @@ def decide(m: State, action_id: int) -> None:
         k = ids.index(action_id)
     except ValueError:
         raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
-    info = m.program.choices[ci]
+    program = m.program
+    info = program.choices[ci]
     fr = m.stack[-1]
-    anytime = m.program.anytimes.get(action_id)
+    anytime = program.anytimes.get(action_id) if program.anytimes else None
     if anytime is not None:
         # run the anytime action; the choice (still at its pc) then asks again
         m.stack.append([anytime.code, 0, _who] + [None] * (anytime.frame_size - 1))
