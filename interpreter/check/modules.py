@@ -1,7 +1,9 @@
 """Finding and merging rule files: `import` and `extends`.
 
 A game is one entry file. Its `extends` names a base game whose declarations
-come first; `import` brings a module's declarations into the same namespace.
+come first; `import` brings a module's declarations into the same namespace,
+laid over the base, so a module may `override` what the game it joins defines
+(a module of extra rules, such as an expansion, shared by several variants).
 The entry file's declarations are then laid over them: a declaration marked
 `override` replaces the one of the same name (the replaced one stays reachable
 as `original` inside the new body); any other repeated name is an error.
@@ -130,7 +132,7 @@ class _Loader:
                                      did_you_mean(decl.ref, table) or f"known: {', '.join(sorted(table)) or 'none'}"))
         return None
 
-    def load(self, path: Path, span=None) -> list | None:
+    def load(self, path: Path, span=None, raw: bool = False) -> list | None:
         path = path.resolve()
         if path in self.stack:
             self.diags.append(Diagnostic(span or _file_span(display_path(path)),
@@ -141,11 +143,16 @@ class _Loader:
             module = self.read(path, span)
             if module is None:
                 return None
-            return self.merge(module, path)
+            return self.merge(module, path, raw)
         finally:
             self.stack.pop()
 
-    def merge(self, module: ast.Module, path: Path) -> list:
+    def merge(self, module: ast.Module, path: Path, raw: bool = False) -> list:
+        """This file's declarations over its base (`extends`) and its imports.
+
+        With `raw` (a module being imported), its own declarations are returned as they
+        are, after those of its imports, for the importing file to lay over its base:
+        so the module's `override`s reach what the importer defines."""
         base: list = []
         extends = [d for d in module.decls if isinstance(d, ast.ExtendsDecl)]
         for extra in extends[1:]:
@@ -160,10 +167,14 @@ class _Loader:
                 continue
             if target in self.imported:
                 continue
-            decls = self.load(target, imp.span)
+            decls = self.load(target, imp.span, raw=True)
             self.imported[target] = decls or []
-            base.extend(self.imported[target])
-        return self.overlay(base, [d for d in module.decls if not isinstance(d, (ast.ExtendsDecl, ast.ImportDecl))])
+            # laid over what came before, so a module's `override`s apply to the game importing it
+            base = self.overlay(base, self.imported[target])
+        mine = [d for d in module.decls if not isinstance(d, (ast.ExtendsDecl, ast.ImportDecl))]
+        if raw and not extends:
+            return base + mine
+        return self.overlay(base, mine)
 
     def overlay(self, base: list, mine: list) -> list:
         result = list(base)
