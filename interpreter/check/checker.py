@@ -273,7 +273,7 @@ class Checker:
             elif isinstance(d, ast.ZoneDecl):
                 typ = self.resolve_type(d.type)
                 if not T.is_card(typ):
-                    self.error(d.type.span, f"a zone holds cards, not {typ}", "name a card type, like `zone hand of Witch`")
+                    self.error(d.type.span, f"a zone holds cards, not {typ}", "name a card type, like `zone hand of Card`")
                     typ = T.ANY
                 if d.seen == "owner" and d.owner is None:
                     self.error(d.span, "a shared zone has no owner to see it", "use `per player` or another `seen by`")
@@ -496,7 +496,7 @@ class Checker:
             if not isinstance(typ, T.ListT) or not (isinstance(elem, T.CardT) or elem is T.ANY):
                 if typ is not T.ANY:
                     self.error(sym.decl.value.span, f"a card set is a list of cards, not {typ}",
-                               "for example [Witch(c, n) for c in Colour for n in 1..9]")
+                               "for example [Card(s, n) for s in Suit for n in 1..13]")
                 typ = T.ANY
             sym.type = typ
             self.slots[id(sym.decl)] = self.scope.count

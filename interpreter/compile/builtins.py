@@ -202,7 +202,9 @@ def source(name: str, a: str, typ, gen, best) -> str:
     if name == "random":
         return f"rt_random(m, {_seq(a, typ)})"
     if name == "players_from":
-        return f"rt_players_from(m, {a})"
+        # every rotation of the seats, computed once: ROT[n][p] is the players clockwise from p
+        rotations = tuple(tuple(tuple((p + i) % n for i in range(n)) for p in range(n)) for n in range(gen.max_players + 1))
+        return f"{gen.const(rotations)}[m.n][{a}]"
     if name == "next_player":
         return f"(({a}) + 1) % m.n"
     if name == "previous_player":

@@ -690,7 +690,7 @@ class Compiler(NativeMixin):
     def def_call(self, sym: DefSym, args):
         name = sym.decl.name
         if not sym.params and name not in self.inlining and not _uses_locals(sym.decl.body):
-            self.inlining.add(name)      # `def trump = top(trump_stack)` becomes its body, in place
+            self.inlining.add(name)      # `def top_card = top(pile)` becomes its body, in place
             saved = (self.frame_ctx, self.pyslots)
             self.frame_ctx, self.pyslots = False, set()
             try:
