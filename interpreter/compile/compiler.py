@@ -431,7 +431,9 @@ class Compiler(NativeMixin):
         li = self.slots[(id(s), "list")] + OFFSET
         ii = self.slots[(id(s), "index")] + OFFSET
         vi = self.slots[id(s)] + OFFSET
-        self.gen_op([f"fr[{li}] = tuple({_braces(self.seq_src(self.src(s.iterable), self.types[id(s.iterable)]))})",
+        typ = self.types[id(s.iterable)]
+        seq = _braces(self.seq_src(self.src(s.iterable), typ))
+        self.gen_op([f"fr[{li}] = tuple({seq})" if isinstance(typ, T.ZoneT) else f"fr[{li}] = {seq}",
                      f"fr[{ii}] = 0"], s.span)
         top = self.here()
         end = _Label()
@@ -525,7 +527,8 @@ class Compiler(NativeMixin):
         if s.may:
             lines.append(f"ids = ids + ({info.offset + size},)")
         lines.append(f"who = {_braces(self.src(s.chooser))}")
-        lines.append("if ANYTIME: ids = ids + tuple([i for i, offered in ANYTIME if offered(m, who)])")
+        if self.c.anytimes:
+            lines.append("ids = ids + tuple([i for i, offered in ANYTIME if offered(m, who)])")
         lines.append(f"m.pending = ({info.index}, who, xs, ids)")
         lines.append(f"fr[1] = {me}")
         lines.append(f"return {WAITING}")
