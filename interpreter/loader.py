@@ -20,7 +20,9 @@ def load_file(path: str | Path):
         checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1))
         if not any(d.severity == "error" for d in diags):
             try:
-                program = Compiler(checked, diags).compile()
+                compiler = Compiler(checked, diags, loaded.digest)
+                program = compiler.compile()
+                compiler.code_cache.save()
             except (RecursionError, SyntaxError, MemoryError) as e:
                 # a last guard: rules so large or deep that Python cannot compile what we generate
                 diags.append(Diagnostic(Span(display_path(path), 1, 1),

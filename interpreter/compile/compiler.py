@@ -13,6 +13,7 @@ from ..check.checker import (BuiltinValue, TeamValue, CardSym, CardsSym, DefSym,
 from ..diagnostics import Diagnostic, did_you_mean
 from ..syntax import ast
 from .builtins import HELPERS, source as builtin_source
+from .codecache import CodeCache
 from .native import NativeMixin
 from .errors import RuleFailure, StepBudgetSpent
 from .program import AnytimeInfo, ChoiceInfo, Code, OptionInfo, Program, VarInfo, ZoneInfo
@@ -45,8 +46,9 @@ class _CardBuilder:
 
 
 class Compiler(NativeMixin):
-    def __init__(self, checked, diags):
+    def __init__(self, checked, diags, cache_key: str | None = None):
         self.c = checked
+        self.code_cache = CodeCache(cache_key)
         self.diags = diags
         self.types = checked.types
         self.refs = checked.refs
@@ -248,7 +250,8 @@ class Compiler(NativeMixin):
         fn = self.env[self.native_names[key]]
         n = len(sym.params)
         args = ", ".join(f"fr[{i + OFFSET}]" for i in range(n))
-        op = eval(f"lambda m, fr: (F(m{', ' if n else ''}{args}), m.stack.pop(), {CALLED})[2]", {"F": fn})
+        op = eval(self.code_cache.compile(f"lambda m, fr: (F(m{', ' if n else ''}{args}), m.stack.pop(), {CALLED})[2]",
+                                          "<rules>", "eval"), {"F": fn})
         return Code(sym.decl.name if not sym.name else sym.name, sym.decl.span, [op], [sym.decl.span],
                     sym.frame_size, n)
 
@@ -342,7 +345,7 @@ class Compiler(NativeMixin):
             body = [line.format(*[self.resolve(lab.pc) for lab in jumps]) for line in lines]
             code = "def op(m, fr):\n" + "".join(f"    {line}\n" for line in body) + f"    return {self.resolve(nxt)}\n"
             scope = {}
-            exec(code, env, scope)  # noqa: S102 - generated from checked AST only
+            exec(self.code_cache.compile(code, "<rules>", "exec"), env, scope)  # noqa: S102 - generated from checked AST only
             return scope["op"]
         self.emit(make, span)
 
@@ -605,7 +608,7 @@ class Compiler(NativeMixin):
         return self.closure("m, fr", self.src(e))
 
     def closure(self, params, source):
-        return eval(f"lambda {params}: {source}", self.env)  # noqa: S307 - generated from checked AST only
+        return eval(self.code_cache.compile(f"lambda {params}: {source}", "<rules>", "eval"), self.env)  # noqa: S307
 
     def function(self, params, body_src, frame_ctx=False):
         """Compile an expression in a context without a frame (defs, scores, invariants, card names)."""
@@ -711,7 +714,7 @@ class Compiler(NativeMixin):
             body = self.src(sym.decl.body)
             self.frame_ctx, self.pyslots = saved
             code = f"def {fname}({params}):\n    return {body}\n"
-            exec(code, self.env)  # noqa: S102 - generated from checked AST only
+            exec(self.code_cache.compile(code, "<rules>", "exec"), self.env)  # noqa: S102 - generated from checked AST only
         return f"{fname}({', '.join(['m'] + list(args))})"
 
     def ex_Attr(self, e: ast.Attr):

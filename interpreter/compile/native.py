@@ -111,7 +111,7 @@ class NativeMixin:
         source = head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _span in lines)
         spans = [None, None] + [span for _ind, _text, span in lines]   # line 1 is the `def`
         self.native_lines[filename] = (label, spans)
-        exec(compile(source, filename, "exec"), self.env)  # noqa: S102 - generated from checked AST only
+        exec(self.code_cache.compile(source, filename, "exec"), self.env)  # noqa: S102 - generated from checked AST only
         return self.env[fname]
 
     # -------------------------------------------------------- VM-side runs
