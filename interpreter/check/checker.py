@@ -142,6 +142,7 @@ class Checked:
     handlers: list            # RuleSym for each `when`
     scenarios: list
     anytimes: list            # RuleSym for each `anytime`, with .name "anytime NAME"
+    sheets: dict              # "table" / "player" -> SheetDecl
     limit: int | None
     types: dict
     refs: dict
@@ -208,6 +209,7 @@ class Checker:
         self.handlers: list = []
         self.scenarios: list = []
         self.anytimes: list = []
+        self.sheets: dict = {}
         self.limit = None
         self.in_rule = False
         self.option_types: dict = {}
@@ -321,6 +323,8 @@ class Checker:
                     sym = EventSym(d, self.resolve_params(d.params))
                     self.globals[d.name] = sym
                     self.events[d.name] = sym
+            elif isinstance(d, ast.SheetDecl):
+                self.sheets["table" if d.player is None else "player"] = d
             elif isinstance(d, ast.AnytimeDecl):
                 if self.claim(d.name, d):
                     sym = RuleSym(d, ((d.player, T.PLAYER),))
@@ -519,6 +523,13 @@ class Checker:
             self.check_rule(sym)
         for d in self.scenarios:
             self.check_scenario(d)
+        for d in self.sheets.values():
+            self.scope = _Scope(d)
+            self.current_decl = d
+            if d.player is not None:
+                self.scope.declare(d.player, T.PLAYER, d.span)
+            for line in d.lines:
+                self.expr(line)
         for kind, d in self.scores.items():
             self.scope = _Scope(d)
             self.scope.declare(d.var, T.PLAYER, d.span)
@@ -1215,6 +1226,7 @@ def check(decls, originals, diags, file_span=None) -> Checked:
         title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
         globals=c.globals, options=c.options, enums=c.enums, cards=c.cards, card_sets=c.card_sets,
         zones=c.zones, vars=c.vars, defs=c.defs, rules=c.rules, scores=c.scores, score_slots=c.score_slots,
-        invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, anytimes=c.anytimes, limit=c.limit,
+        invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, anytimes=c.anytimes, sheets=c.sheets,
+        limit=c.limit,
         types=c.types, refs=c.refs, slots=c.slots, originals=originals,
     )

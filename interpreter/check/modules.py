@@ -245,7 +245,7 @@ def _describe(d) -> str:
     return {ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.CardDecl: "card", ast.CardsDecl: "cards",
             ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.DefDecl: "def", ast.RuleDecl: "rule",
             ast.ScoreDecl: "score", ast.InvariantDecl: "invariant", ast.EventDecl: "event",
-            ast.ScenarioDecl: "scenario", ast.AnytimeDecl: "anytime"}.get(type(d), "declaration")
+            ast.ScenarioDecl: "scenario", ast.AnytimeDecl: "anytime", ast.SheetDecl: "sheet"}.get(type(d), "declaration")
 
 
 def _key(d):
@@ -253,6 +253,8 @@ def _key(d):
         return ("score", d.kind)
     if isinstance(d, ast.ScenarioDecl):
         return ("scenario", d.name)
+    if isinstance(d, ast.SheetDecl):
+        return ("sheet", d.player is None)
     if isinstance(d, ast.NAMED_DECLS):
         return ("name", d.name)
     return None

@@ -99,6 +99,15 @@ def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
                 lines.append(f"  {owner}{mark}: {_cards(shown)}")
         else:
             lines.append(f"{_human(zone)}: {_cards(entry)}")
+    sheet = view.get("sheet")
+    if sheet:
+        lines.extend(sheet["table"])
+        for owner, rows in sheet["players"].items():
+            if not rows:
+                continue
+            mark = " (you)" if owner == viewer_name else ""
+            lines.append(f"{owner}{mark}:")
+            lines.extend(f"  {row}" for row in rows)
     for var, value in view["vars"].items():
         if isinstance(value, dict):
             lines.append(f"{_human(var)}: " + ", ".join(f"{k} {v}" for k, v in value.items()))

@@ -190,6 +190,9 @@ class Compiler(NativeMixin):
             codes=codes, rule_index=self.rule_index, choices=self.choices, action_count=self.action_count,
             score=score, tiebreak=tiebreak, invariants=invariants, scenarios=list(c.scenarios), limit=c.limit,
             native_lines=self.native_lines, anytimes=self.anytime_info,
+            table_sheet=[self.function("m", line) for line in c.sheets["table"].lines] if "table" in c.sheets else [],
+            player_sheet=[self.function("m, v0", line) for line in c.sheets["player"].lines]
+            if "player" in c.sheets else [],
             scenario_fns=scenario_fns,
         )
 

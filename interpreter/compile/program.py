@@ -142,6 +142,8 @@ class Program:
     scenarios: list = attrs.Factory(list)   # checked ScenarioDecl nodes, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
     anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
+    table_sheet: list = attrs.Factory(list)  # closures (state) -> line, from `sheet:`
+    player_sheet: list = attrs.Factory(list)  # closures (state, player) -> line, from `sheet p:`
     native_lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
     scenario_fns: dict = attrs.Factory(dict)  # id(scenario step) -> closure(state) for expect/take texts
     entry: str = ""

@@ -60,6 +60,11 @@ def view(m, viewer=None) -> dict:
         else:
             variables[v.name] = v.format(m, value)
     out = {"zones": zones, "vars": variables}
+    if p.table_sheet or p.player_sheet:
+        # the game says how it is shown: its sheets stand in for the raw variables
+        out["vars"] = {}
+        out["sheet"] = {"table": [line(m) for line in p.table_sheet],
+                        "players": {m.names[i]: [line(m, i) for line in p.player_sheet] for i in range(m.n)}}
     if m.result is not None:
         scores, _ties, winners = m.result
         out["scores"] = {m.names[i]: scores[i] for i in range(m.n)}

@@ -505,6 +505,19 @@ class AnytimeDecl:
 
 
 @node
+class SheetDecl:
+    """`sheet p:` then lines such as `"goods {p.goods}, compost {p.compost}"`; `sheet:` for the table"""
+    span: Span
+    override: bool
+    player: str | None
+    lines: tuple
+
+    @property
+    def name(self):
+        return "sheet" if self.player is None else "sheet of a player"
+
+
+@node
 class Signal:
     """`signal harvested(p, Peach)`"""
     span: Span

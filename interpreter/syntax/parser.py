@@ -187,6 +187,11 @@ class _ToAst(Transformer):
         name, names, where, body = c
         return ast.WhenDecl(self.span(meta), str(name), tuple(names or ()), where, body)
 
+    def sheet_decl(self, meta, c):
+        ov, player, *lines = c
+        return ast.SheetDecl(self.span(meta), ov, str(player) if player is not None else None,
+                             tuple(self.template(t) for t in lines))
+
     def anytime_decl(self, meta, c):
         name, player, where, label, body = c
         return ast.AnytimeDecl(self.span(meta), str(name), str(player), where, self.template(label), body)
