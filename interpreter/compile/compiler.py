@@ -433,23 +433,27 @@ class Compiler(NativeMixin):
             self.block(s.otherwise)
         self.mark(end)
 
+    def vm_loop(self, s, init_lines, head):
+        """A loop on the VM: `init_lines`, then a head made by `head(exit_pc, body_pc)` that enters
+        the body or leaves; the body's end jumps back to the head (fixed sequences and counts need
+        no step budget)."""
+        self.gen_op(init_lines, s.span)
+        top = self.here()
+        end = _Label()
+        self.emit(lambda: head(self.resolve(end.pc), self.resolve(top + 1)), s.span)
+        self.block(s.body)
+        self.back_edge(top, s.span)
+        self.mark(end)
+
     def st_For(self, s: ast.For):
         li = self.slots[(id(s), "list")] + OFFSET
         ii = self.slots[(id(s), "index")] + OFFSET
         vi = self.slots[id(s)] + OFFSET
         typ = self.types[id(s.iterable)]
         seq = _braces(self.seq_src(self.src(s.iterable), typ))
-        self.gen_op([f"fr[{li}] = tuple({seq})" if isinstance(typ, T.ZoneT) else f"fr[{li}] = {seq}",
-                     f"fr[{ii}] = 0"], s.span)
-        top = self.here()
-        end = _Label()
-        body = top + 1
 
-        def make():
-            exit_pc = self.resolve(end.pc)
-            body_pc = self.resolve(body)
-
-            def step(m, fr):      # a fixed sequence: no step budget needed
+        def head(exit_pc, body_pc):
+            def step(m, fr):
                 i = fr[ii]
                 xs = fr[li]
                 if i >= len(xs):
@@ -459,10 +463,8 @@ class Compiler(NativeMixin):
                 fr[ii] = i + 1
                 return body_pc
             return step
-        self.emit(make, s.span)
-        self.block(s.body)
-        self.back_edge(top, s.span)
-        self.mark(end)
+        self.vm_loop(s, [f"fr[{li}] = tuple({seq})" if isinstance(typ, T.ZoneT) else f"fr[{li}] = {seq}",
+                         f"fr[{ii}] = 0"], head)
 
     def st_While(self, s: ast.While):
         top = self.here()
@@ -474,26 +476,16 @@ class Compiler(NativeMixin):
 
     def st_Repeat(self, s: ast.Repeat):
         ci = self.slots[(id(s), "count")] + OFFSET
-        self.gen_op([f"fr[{ci}] = {_braces(self.src(s.count))}"], s.span)
-        top = self.here()
-        end = _Label()
-        body = top + 1
 
-        def make():
-            exit_pc = self.resolve(end.pc)
-            body_pc = self.resolve(body)
-
-            def step(m, fr):      # a fixed count: no step budget needed
+        def head(exit_pc, body_pc):
+            def step(m, fr):
                 left = fr[ci]
                 if left <= 0:
                     return exit_pc
                 fr[ci] = left - 1
                 return body_pc
             return step
-        self.emit(make, s.span)
-        self.block(s.body)
-        self.back_edge(top, s.span)
-        self.mark(end)
+        self.vm_loop(s, [f"fr[{ci}] = {_braces(self.src(s.count))}"], head)
 
     def st_Choose(self, s: ast.Choose):
         dtyp = self.types[id(s.domain)]
