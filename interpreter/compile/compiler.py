@@ -181,6 +181,14 @@ class Compiler(NativeMixin):
             for step in sc.steps:
                 if step.kind in ("expect", "take", "legal", "illegal"):
                     scenario_fns[id(step)] = self.function("m", step.value)
+                if step.kind == "expect" and isinstance(step.value, ast.Compare):
+                    # both sides, shown for people, to explain a failed comparison
+                    sides = []
+                    for side in (step.value.left, step.value.right):
+                        value = self.function("m", side)
+                        fmt = self.formatter(self.types[id(side)])
+                        sides.append((side.span, value, fmt))
+                    scenario_fns[(id(step), "sides")] = (step.value.op, sides)
         return Program(
             title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
             options=options, card_names=self.card_names, card_types=tuple(self.builder.types),

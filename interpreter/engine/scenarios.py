@@ -72,7 +72,7 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
             except Exception as e:  # a failing expression is a failed expectation
                 return fail(step, f"the expectation could not be evaluated: {e}")
             if not ok:
-                return fail(step, "expectation not met")
+                return fail(step, "expectation not met" + _explain(program, m, step))
             continue
         text = program.scenario_fns[id(step)](m)
         labels = [o.label for o in machine.legal_options(m)]
@@ -94,6 +94,32 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     if failure is not None:
         return fail(sc.steps[-1], f"the rules failed: {failure}")
     return ScenarioResult(sc.name, sc.doc, True)
+
+
+def _explain(program, m, step) -> str:
+    """For a failed comparison: what each side was, e.g. `: size(deck) is 3, 0 is 0`."""
+    entry = program.scenario_fns.get((id(step), "sides"))
+    if entry is None:
+        return ""
+    op, sides = entry
+    parts = []
+    for span, value, fmt in sides:
+        try:
+            shown = fmt(m, value(m))
+        except Exception as e:   # explaining must never hide the failure itself
+            shown = f"(cannot be evaluated: {e})"
+        parts.append(f"{_source_text(program, span)} is {shown}")
+    return f" ({op}): " + "; ".join(parts)
+
+
+def _source_text(program, span) -> str:
+    text = program.sources.get(span.file)
+    if text is None or span.line < 1:
+        return "it"
+    lines = text.splitlines()
+    if span.end_line == span.line and span.line <= len(lines):
+        return lines[span.line - 1][span.col - 1:span.end_col - 1].strip() or "it"
+    return "it"
 
 
 def _shown(labels) -> str:
