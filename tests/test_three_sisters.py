@@ -241,3 +241,51 @@ def test_the_header_lists_every_completion():
     header = (root / "games" / "three-sisters.rules").read_text(encoding="utf-8").split("\ngame ", 1)[0]
     quoted = [re.sub(r"^# +", "", line) for line in header.splitlines() if re.match(r"^# +\d+\. ", line)]
     assert len(wanted) >= 27 and quoted == wanted
+
+
+# ------------------------------------------------------------------ the play view
+def _sheet_blocks(lines, names):
+    """The lines under each player's `Player k:` heading of a view, by player name."""
+    blocks, current = {}, None
+    for line in lines:
+        heading = line.removesuffix(":").removesuffix(" (you)")
+        if line.endswith(":") and heading in names:
+            current = blocks.setdefault(heading, [])
+        elif current is not None and line.startswith("  "):
+            current.append(line)
+        else:
+            current = None
+    return blocks
+
+
+@pytest.mark.parametrize("n", [1, 2, 4])
+def test_the_play_view_shows_the_sheets_compactly(sisters, n):
+    from rulecraft.cli.show import view_lines
+    from rulecraft.engine.views import view
+
+    m = machine.new_game(sisters, n, None, 7)
+    rnd = random.Random(3)
+    for _ in range(60):
+        machine.decide(m, rnd.choice(machine.legal_ids(m)))
+    lines = view_lines(view(m, 0), m.names[0])
+    text = "\n".join(lines)
+    assert re.search(r"^round \d of 8 · event (Shed|Rain|Market)", text, re.M)
+    assert re.search(r"^on the rondel: Apiary/Fruit★.* · Market", text, re.M)
+    assert "(Edith)" in text
+    # The sheet stands in for the raw variables: no dump of every crop or row.
+    assert not any(line.startswith(("grown:", "filled:", "fired:", "compost gained:")) for line in lines)
+    blocks = _sheet_blocks(lines, m.names)
+    assert list(blocks) == list(m.names) and f"{m.names[0]} (you):" in lines
+    for name, block in blocks.items():
+        assert len(block) < 15, block
+        assert all(len(line) < 200 for line in block), block
+        joined = "\n".join(block)
+        for part in ("goods ", "compost ", "garden z1 C", "z6 C", "perennials tulip ", "apiary main hive ",
+                     "fruit apple ", "shed done: ", "owed: "):
+            assert part in joined, (part, block)
+    # The garden notation follows the crops: one mark per crop, 60 in all.
+    p = 0
+    garden = " ".join(line for line in blocks[m.names[p]] if "z1" in line or "z4" in line)
+    marks = re.findall(r"z\d C(\S*) B(\S*) P(\S*)", garden)
+    assert len(marks) == 6
+    assert sum(len(c) + len(b) for c, b, _ in marks) == 48          # 24 corn + 24 beans, one mark each

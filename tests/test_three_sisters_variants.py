@@ -175,3 +175,27 @@ def test_headers_list_their_completions():
     weather = (games / "three-sisters" / "weather.rules").read_text(encoding="utf-8")
     for k in (4, 24, 25, 26, 27):
         assert re.search(rf"^# +{k}\. ", weather, flags=re.M), k
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_play_view_shows_what_the_variant_adds(programs, name):
+    """The base game's sheets, with Edith's crossings (solo) and the weather line (weather)."""
+    from rulecraft.cli.show import view_lines
+    from rulecraft.engine.views import view
+
+    program = programs[name]
+    n = 1 if "solo" in name else 2
+    m = machine.new_game(program, n, None, 5)
+    rnd = random.Random(5)
+    for _ in range(80):
+        machine.decide(m, rnd.choice(machine.legal_ids(m)))
+    lines = view_lines(view(m, 0), m.names[0])
+    text = "\n".join(lines)
+    assert re.search(r"^round \d of 8 · event ", text, re.M)
+    assert "garden z1 C" in text and "perennials tulip " in text
+    assert len(lines) < 30
+    if "solo" in name:
+        assert "x crossed off by Edith" in text and re.search(r"(Edith|she) has crossed off [1-9]\d* boxes", text)
+        assert "shed done: " in text and " · crossed: " in text
+    if "weather" in name:
+        assert re.search(r"^weather: (Foggy|Lightning|Cold|Cloudy|Hot|Windy): ", text, re.M)

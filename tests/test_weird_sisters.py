@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -253,3 +254,29 @@ def test_balance_smoke():
     print("  by seat: " + ", ".join(f"{s}: {by_seat[s] / games:.1%}" for s in range(1, 7)))
     assert max(by_team.values()) <= 0.65 * games
     assert 0.35 * games <= starter_won <= 0.65 * games
+
+
+# ------------------------------------------------------------------ the play view
+def test_the_play_view_shows_the_table_and_the_seats_reach(ws):
+    """`rulecraft play weird-sisters --seat 2`: the seat's hand, its coven's cauldron and its reach."""
+    from rulecraft.cli.show import view_lines
+
+    m = machine.new_game(ws, 6, seed=5)
+    rnd = random.Random(5)
+    for _ in range(120):
+        machine.decide(m, rnd.choice(machine.legal_ids(m)))
+    seat = 1
+    lines = view_lines(view(m, seat), m.names[seat])
+    text = "\n".join(lines)
+    assert re.search(r"^round \d+ · (Heath|Cavern) began · first coven to 3 brews wins", text, re.M)
+    assert re.search(r"^piles: 1: .* \| 2: .* \| 3: ", text, re.M)
+    assert re.search(r"^brews on offer: .+ \(\d \w+", text, re.M)
+    for team in ("Heath", "Cavern"):
+        assert re.search(rf"^{team}: \d brews? .*· cauldron .*, turned \d", text, re.M)
+    assert any(line.startswith("  reach: Player 2 ") for line in lines)
+    assert "Player 2 (you):" in lines
+    me = lines[lines.index("Player 2 (you):") + 1]
+    assert me.startswith("  First Witch of Cavern · reaches ")
+    assert [ln for ln in lines if ln.startswith("  Player 2 (you): ")], "the seat's own hand is shown"
+    # The sheet stands in for the raw variables.
+    assert not any(ln.startswith(("rotation:", "last taken:", "hushed:")) for ln in lines)
