@@ -30,6 +30,7 @@ BUILTINS = {
     "reverse": (1, "reverse(list)"),
     "members": (1, "members(team): its players in seat order"),
     "distinct": (1, "distinct(list): without repeats, first occurrences in order"),
+    "join": (2, "join(list, \", \"): the elements as text, with the separator between them"),
 }
 
 
@@ -42,6 +43,13 @@ def check_builtin(checker, e: ast.Call):
             checker.expr(a)
         return T.ANY
     arg = e.args[0]
+    if name == "join":
+        typ = checker.expr(arg)
+        checker.refs[id(e)] = ("builtin", name)
+        if T.element_of(typ) is None:
+            checker.error(arg.span, f"'join' needs a list or a zone, not {_a(typ)}", doc)
+        checker.expect(e.args[1], checker.expr(e.args[1]), T.STR, "the separator")
+        return T.STR
     if name in ("max", "min", "sort") and isinstance(arg, ast.BestBy):
         checker.best_allowed.add(id(arg))
     typ = checker.expr(arg)

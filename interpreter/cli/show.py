@@ -89,9 +89,17 @@ def _cards(shown) -> str:
 
 
 def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
-    """A player's view (engine.views.view) as text: zones, then variables. Cards are listed bottom to top."""
+    """A player's view (engine.views.view) as text: zones, then variables. Cards are listed bottom to top.
+
+    A game with a sheet shows its table in its own words, so only the viewer's own zones
+    (a hand, which a public sheet cannot show) are listed beside it."""
     lines = []
+    sheet = view.get("sheet")
     for zone, entry in view["zones"].items():
+        if sheet and viewer_name is not None:
+            if not (isinstance(entry, dict) and viewer_name in entry):
+                continue
+            entry = {viewer_name: entry[viewer_name]}
         if isinstance(entry, dict) and "hidden" not in entry:       # one per player or team
             lines.append(f"{_human(zone)}:")
             for owner, shown in entry.items():
@@ -99,7 +107,6 @@ def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
                 lines.append(f"  {owner}{mark}: {_cards(shown)}")
         else:
             lines.append(f"{_human(zone)}: {_cards(entry)}")
-    sheet = view.get("sheet")
     if sheet:
         lines.extend(sheet["table"])
         for owner, rows in sheet["players"].items():

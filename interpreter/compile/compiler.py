@@ -63,7 +63,7 @@ class Compiler(NativeMixin):
         self.inlining: set = set()
         self.env = dict(HELPERS)
         self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
-                                    "range": range, "reversed": reversed, "int": int, "True": True, "False": False}
+                                    "range": range, "reversed": reversed, "int": int, "str": str, "True": True, "False": False}
         self.env["rt_needs_game"] = _needs_game
         self.anytime_offers: list = []   # (option id, closure(m, player) -> offered?), filled after the rules
         self.anytime_info: dict = {}
@@ -773,6 +773,11 @@ class Compiler(NativeMixin):
                 self.pyslots.add(slot)
                 best = (seq, f"v{slot}", self.src(arg.key))
                 return builtin_source(name, "", typ, self, best)
+            if name == "join":
+                elem = T.element_of(typ)
+                fmt = self.const(self.formatter(elem if elem is not None else T.ANY))
+                seq = self.seq_src(self.src(arg), typ)
+                return f"({self.src(e.args[1])}).join([{fmt}(m, x) for x in {seq}])"
             if name in ("any", "all") and isinstance(arg, ast.Comprehension):
                 return f"{name}({self.src(arg)[len('tuple(['):-len('])')]})"   # a generator: stops at the first answer
             return builtin_source(name, self.src(arg), typ, self, None)
