@@ -25,7 +25,6 @@ class Span:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-NOWHERE = Span("<rulecraft>", 0, 0)
 WIDE = 240   # longer source lines are shown as a window around the error
 
 

@@ -102,9 +102,6 @@ def start_session(program, ref: str, players: int, seed: int, settings, narrate:
     return Session.start(program, ref, players, seed, options, narrate=narrate)
 
 
-def options_text(session) -> str:
-    p = session.program
-    return ", ".join(f"{o.name}={o.shown(session.options[o.name])}" for o in p.options) or "none"
 
 
 def label_of(session, option_id: int) -> str:

@@ -33,11 +33,6 @@ def rt_random(m, xs):
     return xs[rng.below(m, len(xs))]
 
 
-def rt_players_from(m, p):
-    n = m.n
-    return tuple((p + i) % n for i in range(n))
-
-
 def rt_max(xs):
     if not xs:
         raise RuleFailure("max of nothing")

@@ -501,7 +501,6 @@ class Compiler(NativeMixin):
         elem = self._choice_elem(domain_node, dtyp)
         dedupe = not isinstance(dtyp, T.ZoneT)
         vi = self.slots[id(s)] + OFFSET
-        where = self.expr(s.where) if s.where is not None else None
         size, position, value_at = self.universe(elem, domain_node)
         fmt = self.formatter(elem)
         if s.label is not None:
@@ -632,12 +631,6 @@ class Compiler(NativeMixin):
 
     def seq_src(self, source, typ):
         return f"m.zones[{source}]" if isinstance(typ, T.ZoneT) else source
-
-    def as_sequence(self, fn, typ):
-        """A closure giving the elements of a list or a zone (zones: their cards, bottom first)."""
-        if isinstance(typ, T.ZoneT):
-            return lambda m, fr: m.zones[fn(m, fr)]
-        return fn
 
     def ex_IntLit(self, e):
         return repr(int(e.value))
