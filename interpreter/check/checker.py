@@ -145,6 +145,7 @@ class Checked:
     sheets: dict              # "table" / "player" -> SheetDecl
     limit: int | None
     types: dict
+    downcasts: dict           # id(expression) -> card type name (or ("list", name)) it is checked to be
     refs: dict
     slots: dict
     originals: dict
@@ -216,6 +217,7 @@ class Checker:
         self.best_allowed: set = set()
         self.depth = 0
         self.too_deep = False
+        self.downcasts: dict = {}
 
     # ---------------------------------------------------------------- errors
     def error(self, span, message, hint="", related=()):
@@ -836,6 +838,13 @@ class Checker:
     def expect(self, node, got, want, what):
         if not T.assignable(got, want):
             self.error(node.span, f"{what} should be {_a(want)}, but this is {_a(got)}")
+            return
+        # a card of any type used as a card of one type: checked when the rules run
+        if got is T.ANYCARD and isinstance(want, T.CardT):
+            self.downcasts[id(node)] = want.name
+        elif isinstance(got, (T.ListT, T.ZoneT)) and got.elem is T.ANYCARD and isinstance(want, T.ListT) \
+                and isinstance(want.elem, T.CardT):
+            self.downcasts[id(node)] = ("list", want.elem.name)
 
     MAX_DEPTH = 60
 
@@ -1228,5 +1237,5 @@ def check(decls, originals, diags, file_span=None) -> Checked:
         zones=c.zones, vars=c.vars, defs=c.defs, rules=c.rules, scores=c.scores, score_slots=c.score_slots,
         invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, anytimes=c.anytimes, sheets=c.sheets,
         limit=c.limit,
-        types=c.types, refs=c.refs, slots=c.slots, originals=originals,
+        types=c.types, downcasts=c.downcasts, refs=c.refs, slots=c.slots, originals=originals,
     )

@@ -165,6 +165,20 @@ def rt_shuffle(m, items):
     rng.shuffle(m, items)
 
 
+def rt_cast(m, c, positions, type_name):
+    """A card of any type, used where a card of one type is expected."""
+    if c is None or positions[c] is None:
+        shown = m.program.card_names[c] if c is not None else "no card"
+        raise RuleFailure(f"{shown} is not a {type_name}")
+    return c
+
+
+def rt_cast_all(m, cards, positions, type_name):
+    for c in cards:
+        rt_cast(m, c, positions, type_name)
+    return tuple(cards)
+
+
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 

@@ -622,7 +622,16 @@ class Compiler(NativeMixin):
             self.frame_ctx = saved
 
     def src(self, e) -> str:
-        return getattr(self, "ex_" + type(e).__name__)(e)
+        source = getattr(self, "ex_" + type(e).__name__)(e)
+        cast = self.c.downcasts.get(id(e))
+        if cast is not None:
+            many = isinstance(cast, tuple)
+            name = cast[1] if many else cast
+            check = "rt_cast_all" if many else "rt_cast"
+            if isinstance(self.types.get(id(e)), T.ZoneT):
+                source = f"m.zones[{source}]"
+            return f"{check}(m, {source}, {self.const(self.card_positions(name))}, {self.const(name)})"
+        return source
 
     def local(self, slot: int) -> str:
         if not self.frame_ctx or slot in self.pyslots:
