@@ -335,3 +335,34 @@ def test_a_stdlib_rule_of_the_same_name_is_a_diagnostic(rules_file):
     with pytest.raises(RulesError) as info:
         load_file(path)
     assert "'deal' is already defined" in info.value.render()
+
+
+MIXED_BAG = '''game "Mixed bag"
+players 1
+card Coin(v: 1..2)
+card Gem(colour: 1..2)
+cards coins = [Coin(v) for v in 1..2]
+cards gems = [Gem(c) for c in 1..2]
+zone bag of Card
+def as_gem(c: Card): Gem = c
+var total: Int = 0
+rule setup:
+    move coins to bag
+    move gems to bag
+rule play:
+    player(1) chooses c in bag as "pick {c}":
+        total += as_gem(c).colour
+score p = total
+'''
+
+
+def test_a_card_used_as_another_type_is_stopped_at_its_line(rules_file):
+    program = load_file(rules_file(MIXED_BAG))
+    m = machine.new_game(program, 1)
+    labels = {o.label: o.id for o in machine.legal_options(m)}
+    gem = m.copy()
+    machine.decide(gem, labels["pick Gem 2"])
+    assert gem.result[0] == (2,)
+    with pytest.raises(RulesRuntimeError, match="Coin 1 is not a Gem") as info:
+        machine.decide(m, labels["pick Coin 1"])
+    assert info.value.span.line == 15         # the statement that uses the coin as a Gem
