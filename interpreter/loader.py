@@ -12,12 +12,15 @@ from .compile.compiler import Compiler
 from .diagnostics import Diagnostic, RulesError, Span
 
 
-def load_file(path: str | Path):
+def load_file(path: str | Path, module: bool = False):
+    """Parse, check and compile; `module` checks a file meant to be imported (it needs no players or play)."""
     path = Path(path)
     loaded = load_declarations(path)
     diags = list(loaded.diagnostics)
     if not diags or all(d.severity != "error" for d in diags):
-        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1))
+        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1), module)
+        if module and not any(d.severity == "error" for d in diags):
+            return None      # a module is checked, not compiled: it runs as part of a game
         if not any(d.severity == "error" for d in diags):
             try:
                 compiler = Compiler(checked, diags, loaded.digest)

@@ -217,6 +217,7 @@ class Checker:
         self.best_allowed: set = set()
         self.depth = 0
         self.too_deep = False
+        self.module = False
         self.downcasts: dict = {}
 
     # ---------------------------------------------------------------- errors
@@ -238,7 +239,7 @@ class Checker:
                 self.min_players, self.max_players = 1, max(1, min(p.hi, 64))
         else:
             self.min_players, self.max_players = 1, 8
-            if self.decls:
+            if self.decls and not self.module:
                 self.error(self.decls[0].span, "the game does not say how many play", "add a line like `players 2..6`")
         if not self.decls:
             self.error(self.empty_span, "this file declares no game",
@@ -358,7 +359,7 @@ class Checker:
                 event.handlers.append(sym)
                 self.handlers.append(sym)
         self.globals["winners"] = BuiltinValue("winners", T.ListT(T.PLAYER))
-        if "play" not in self.rules and self.decls:
+        if "play" not in self.rules and self.decls and not self.module:
             self.error(self.decls[0].span, "the game has no `rule play`", "add `rule play:` with the course of the game")
 
     def table_key(self, t):
@@ -1222,10 +1223,12 @@ def _constant_option_value(node, sym, checker):
     return False
 
 
-def check(decls, originals, diags, file_span=None) -> Checked:
-    """`file_span` (the entry file's first line) is where a file with no declarations is reported."""
+def check(decls, originals, diags, file_span=None, module: bool = False) -> Checked:
+    """`file_span` (the entry file's first line) is where a file with no declarations is reported;
+    a `module` (a file to be imported) needs no `players` and no `rule play`."""
     c = Checker(decls, originals, diags)
     c.empty_span = file_span
+    c.module = module
     c.declare_all()
     c.check_all()
     for name, sym in list(c.defs.items()):

@@ -212,7 +212,7 @@ class _Loader:
             seen_here[key] = d
             if getattr(d, "override", False):
                 if key not in index:
-                    known = [k[1] for k in index]
+                    known = [k[1] for k in index if isinstance(k[1], str)]
                     self.diags.append(Diagnostic(d.span, f"'{name}' overrides nothing: there is no {_describe(d)} '{name}' to replace",
                                                  did_you_mean(name, known) or "remove `override` to add a new definition"))
                     result.append(d)
@@ -278,3 +278,36 @@ def load_declarations(entry: Path) -> Loaded:
     decls = loader.load(entry) or []
     return Loaded(entry=loader.entry, decls=decls, sources=loader.sources, originals=loader.originals,
                   digest=loader.hash.hexdigest(), diagnostics=loader.diags)
+
+
+def is_module(path: Path) -> bool:
+    """A file that is not a game by itself: no `game`, no `players`, no `rule play` (e.g. stdlib/cards)."""
+    try:
+        module = parse_module(path.read_text(encoding="utf-8"), display_path(path))
+    except (OSError, UnicodeDecodeError, RulesError):
+        return False
+    return not any(isinstance(d, (ast.GameDecl, ast.PlayersDecl)) or (isinstance(d, ast.RuleDecl) and d.name == "play")
+                   for d in module.decls)
+
+
+def importers_of(path: Path) -> list[Path]:
+    """Games near a module (its folder and the one above, and the bundled games) that import it."""
+    target = path.resolve()
+    found = []
+    folders = {target.parent, target.parent.parent}
+    candidates = {p.resolve() for folder in folders for p in folder.glob("*.rules")} | \
+        {p.resolve() for p in bundled_games().values()}
+    for game in sorted(candidates):
+        if game == target:
+            continue
+        try:
+            module = parse_module(game.read_text(encoding="utf-8"), display_path(game))
+        except (OSError, UnicodeDecodeError, RulesError):
+            continue
+        for d in module.decls:
+            if isinstance(d, ast.ImportDecl):
+                ref = (game.parent / d.ref).resolve() if d.is_path else stdlib_modules().get(d.ref)
+                if ref is not None and Path(ref).resolve() == target:
+                    found.append(game)
+                    break
+    return found

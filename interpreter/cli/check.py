@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..check.modules import bundled_games
+from ..check.modules import bundled_games, display_path, importers_of, is_module
 from ..diagnostics import RulesError
 from ..loader import load, load_file
 from . import show
@@ -15,6 +15,16 @@ def cmd_check(args) -> int:
     for ref in args.files:
         path = Path(ref)
         try:
+            if path.is_file() and is_module(path):
+                games = importers_of(path)
+                for game in games:
+                    load_file(game)
+                if games:
+                    print(f"{ref}: ok (a module, checked through {', '.join(display_path(g) for g in games)})")
+                else:
+                    load_file(path, module=True)
+                    print(f"{ref}: ok (a module)")
+                continue
             if path.is_file():
                 load_file(path)
             elif ref in bundled_games():
