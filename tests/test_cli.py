@@ -401,3 +401,18 @@ def test_command_line_in_a_subprocess(tmp_path):
     assert d.stderr.strip().splitlines() == ["rulecraft: error: option 'wheel' is one of descending, ascending, not 'up'"]
     e = _cli("play", "blackmore", "--seat", "1", cwd=tmp_path)     # no input at all
     assert e.returncode == 1 and "Traceback" not in e.stderr
+
+
+def test_check_a_module_through_the_games_that_import_it(capsys, tmp_path):
+    from rulecraft.check.modules import bundled_dir
+    code, out, _ = call(capsys, "check", str(bundled_dir("rulecraft.games") / "three-sisters" / "weather.rules"))
+    assert code == 0
+    assert "a module, checked through" in out and "three-sisters-weather.rules" in out
+    module = tmp_path / "helpers.rules"
+    module.write_text("rule give(p: Player):\n    move top(hnd) to p.hand\n")
+    code, _, err = call(capsys, "check", str(module))
+    assert code == 1
+    assert "helpers.rules:2:14: error: unknown name 'hnd'" in err
+    (tmp_path / "game.rules").write_text('game "G"\nplayers 1\nimport "helpers.rules"\nrule play:\n    pass\n')
+    code, _, err = call(capsys, "check", str(module))
+    assert code == 1 and "unknown name 'hnd'" in err
