@@ -14,6 +14,15 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# The suite parses thousands of mutated rule files: keep rulecraft's parse and code caches in a
+# folder of the run's own, not in the user's ~/.cache (subprocesses inherit it).
+if "RULECRAFT_TEST_KEEP_CACHE" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="rulecraft-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
+
 settings.register_profile(
     "ci",
     max_examples=30,

@@ -641,6 +641,8 @@ def parse_module(text: str, path: str) -> ast.Module:
         _MEMORY[key] = module
         return module
     module = _parse_uncached(text, path)
+    if len(_MEMORY) >= 64:          # a long run (tests, exploration of variants) keeps only the recent ones
+        _MEMORY.pop(next(iter(_MEMORY)))
     _MEMORY[key] = module
     _write_cache(key, module)
     return module
