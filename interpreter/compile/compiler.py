@@ -825,12 +825,29 @@ class Compiler(NativeMixin):
         if op in ("in", "not in"):
             if isinstance(self.types[id(e.right)], T.ZoneT):
                 return f"(m.where[{a}] {'==' if op == 'in' else '!='} ({b}))"
+            fixed = self.fixed_collection(e.right)
+            if fixed is not None:       # `c in Spell`, `k in 1..6`: a set made once, not a scan
+                return f"(({a}) {op} {self.const(frozenset(fixed))})"
             return f"(({a}) {op} ({b}))"
         lt, rt = self.types[id(e.left)], self.types[id(e.right)]
         if isinstance(lt, T.ZoneT) != isinstance(rt, T.ZoneT) and op in ("==", "!="):
             # a zone compared with a list: compare the cards, bottom first
             return f"(tuple({self.seq_src(a, lt)}) {op} tuple({self.seq_src(b, rt)}))"
         return f"(({a}) {op} ({b}))"
+
+    def fixed_collection(self, node):
+        """The elements of a collection fixed at load (a card type, a card set, an enum, a range), else None."""
+        if isinstance(node, ast.RangeLit):
+            return range(node.lo, node.hi + 1)
+        if isinstance(node, ast.Name):
+            sym = self.refs.get(id(node))
+            if isinstance(sym, CardSym):
+                return self.cards_by_type.get(sym.decl.name, ())
+            if isinstance(sym, CardsSym) and sym.decl.name in getattr(self, "card_sets", {}):
+                return self.card_sets[sym.decl.name]
+            if isinstance(sym, EnumSym):
+                return range(len(sym.type.values))
+        return None
 
     def ex_BoolOp(self, e: ast.BoolOp):
         return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
