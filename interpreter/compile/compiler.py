@@ -7,6 +7,8 @@ becomes a slot index or a constant, so the inner loop does no look-ups by name.
 """
 from __future__ import annotations
 
+import re
+
 from ..check import types as T
 from ..check.checker import (BuiltinValue, TeamValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym,
                              OptionSym, RuleSym, VarSym, ZoneSym)
@@ -61,6 +63,7 @@ class Compiler(NativeMixin):
         self.def_names: dict = {}
         self.positions: dict = {}
         self.inlining: set = set()
+        self.subst = None             # while a def is inlined: its parameter slots -> argument source
         self.env = dict(HELPERS)
         self.env["__builtins__"] = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
                                     "range": range, "reversed": reversed, "int": int, "str": str, "True": True, "False": False}
@@ -634,6 +637,8 @@ class Compiler(NativeMixin):
         return source
 
     def local(self, slot: int) -> str:
+        if self.subst is not None and slot in self.subst:
+            return self.subst[slot]
         if not self.frame_ctx or slot in self.pyslots:
             return f"v{slot}"
         return f"fr[{slot + OFFSET}]"
@@ -700,24 +705,35 @@ class Compiler(NativeMixin):
 
     def def_call(self, sym: DefSym, args):
         name = sym.decl.name
-        if not sym.params and name not in self.inlining and not _uses_locals(sym.decl.body):
-            self.inlining.add(name)      # `def top_card = top(pile)` becomes its body, in place
-            saved = (self.frame_ctx, self.pyslots)
-            self.frame_ctx, self.pyslots = False, set()
+        if sym.params and name not in self.inlining and not _uses_locals(sym.decl.body) \
+                and all(_pure(a) for a in args):
+            # `strength(c)` becomes its body with `c` in place: no call in the inner loop
+            self.inlining.add(name)
+            saved = self.subst
+            self.subst = {i: f"({a})" for i, a in enumerate(args)}
             try:
                 return f"({self.src(sym.decl.body)})"
             finally:
-                self.frame_ctx, self.pyslots = saved
+                self.subst = saved
+                self.inlining.discard(name)
+        if not sym.params and name not in self.inlining and not _uses_locals(sym.decl.body):
+            self.inlining.add(name)      # `def top_card = top(pile)` becomes its body, in place
+            saved = (self.frame_ctx, self.pyslots, self.subst)
+            self.frame_ctx, self.pyslots, self.subst = False, set(), None
+            try:
+                return f"({self.src(sym.decl.body)})"
+            finally:
+                self.frame_ctx, self.pyslots, self.subst = saved
                 self.inlining.discard(name)
         fname = self.def_names.get(name)
         if fname is None:
             fname = f"D{len(self.def_names)}"
             self.def_names[name] = fname
             params = ", ".join(["m"] + [f"v{i}" for i in range(len(sym.params))])
-            saved = (self.frame_ctx, self.pyslots)
-            self.frame_ctx, self.pyslots = False, set()
+            saved = (self.frame_ctx, self.pyslots, self.subst)
+            self.frame_ctx, self.pyslots, self.subst = False, set(), None
             body = self.src(sym.decl.body)
-            self.frame_ctx, self.pyslots = saved
+            self.frame_ctx, self.pyslots, self.subst = saved
             code = f"def {fname}({params}):\n    return {body}\n"
             exec(self.code_cache.compile(code, "<rules>", "exec"), self.env)  # noqa: S102 - generated from checked AST only
         return f"{fname}({', '.join(['m'] + list(args))})"
@@ -942,6 +958,12 @@ class _ConstantState:
 def _return(m, fr):
     m.stack.pop()
     return CALLED
+
+
+def _pure(source: str) -> bool:
+    """Source that may be evaluated more than once: names, numbers, indexing, sums — no calls."""
+    return len(source) < 80 and re.fullmatch(r"[\w\[\]\s+\-.()]*", source) is not None \
+        and re.search(r"\w\s*\(", source) is None
 
 
 def _uses_locals(node) -> bool:
