@@ -555,6 +555,10 @@ class Compiler(NativeMixin):
         """Source of the option ids of the options `xs` (offset + position in the universe)."""
         off = info.offset
         if isinstance(elem, T.CardT):
+            ids = self.cards_by_type.get(elem.name, ())
+            if ids and list(ids) == list(range(ids[0], ids[0] + len(ids))):
+                shift = off - ids[0]        # the cards of the type are numbered in a row
+                return "xs" if shift == 0 else f"tuple([{shift} + x for x in xs])"
             return f"tuple([{off} + P[x] for x in xs])".replace("P", self.const(self.card_positions(elem.name)))
         if elem is T.INT and isinstance(domain_node, ast.RangeLit):
             return f"tuple([{off - domain_node.lo} + x for x in xs])"
