@@ -17,30 +17,30 @@ def load_file(path: str | Path, module: bool = False):
     path = Path(path)
     loaded = load_declarations(path)
     diags = list(loaded.diagnostics)
-    if not diags or all(d.severity != "error" for d in diags):
-        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1), module)
-        if module and not any(d.severity == "error" for d in diags):
-            return None      # a module is checked, not compiled: it runs as part of a game
-        if not any(d.severity == "error" for d in diags):
-            try:
-                compiler = Compiler(checked, diags, loaded.digest)
-                program = compiler.compile()
-                compiler.code_cache.save()
-            except (RecursionError, SyntaxError, MemoryError) as e:
-                # a last guard: rules so large or deep that Python cannot compile what we generate
-                diags.append(Diagnostic(Span(display_path(path), 1, 1),
-                                        f"these rules are too large or too deeply nested to compile ({type(e).__name__})",
-                                        "split long expressions with `let` steps or `def`s"))
-                raise RulesError(diags, loaded.sources) from None
-            if not any(d.severity == "error" for d in diags):
-                program.entry = display_path(path)
-                program.digest = loaded.digest
-                program.sources = loaded.sources
-                return program
-    elif loaded.decls:
+    if any(d.severity == "error" for d in diags):
         # syntax errors stop here: names in a half-read file would only add noise
-        pass
-    raise RulesError(diags, loaded.sources)
+        raise RulesError(diags, loaded.sources)
+    try:
+        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1), module)
+        if checked is None or module:
+            if checked is None:
+                raise RulesError(diags, loaded.sources)
+            return None      # a module is checked, not compiled: it runs as part of a game
+        compiler = Compiler(checked, diags, loaded.digest)
+        program = compiler.compile()
+        compiler.ns.cache.save()
+    except (RecursionError, SyntaxError, MemoryError) as e:
+        # a last guard: rules so large or deep that Python cannot compile what we generate
+        diags.append(Diagnostic(Span(display_path(path), 1, 1),
+                                f"these rules are too large or too deeply nested to compile ({type(e).__name__})",
+                                "split long expressions with `let` steps or `def`s"))
+        raise RulesError(diags, loaded.sources) from None
+    if any(d.severity == "error" for d in diags):
+        raise RulesError(diags, loaded.sources)
+    program.entry = display_path(path)
+    program.digest = loaded.digest
+    program.sources = loaded.sources
+    return program
 
 
 def load(ref: str):

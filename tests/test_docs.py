@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.compile.errors import RulesRuntimeError
+from rulecraft.runtime.errors import RulesRuntimeError
 from rulecraft.diagnostics import RulesError
 from rulecraft.engine.scenarios import run_scenario
 from rulecraft.engine.session import Session

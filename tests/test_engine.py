@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import cards_in, get_var, placement_problems
-from rulecraft.compile.errors import RulesRuntimeError
+from rulecraft.runtime.errors import RulesRuntimeError
 from rulecraft.diagnostics import RulesError
-from rulecraft.engine import machine, rng
+from rulecraft.engine import machine
+from rulecraft.runtime import rng
 from rulecraft.engine.machine import IllegalDecision
 from rulecraft.engine.session import Session
 from rulecraft.loader import load_file

@@ -20,7 +20,7 @@ import attrs
 from ..diagnostics import Diagnostic, did_you_mean
 from ..syntax import ast
 from . import types as T
-from .builtins import BUILTINS, check_builtin
+from ..builtins import FUNCTIONS, REGISTRY
 
 
 # ------------------------------------------------------------------ symbols
@@ -118,39 +118,6 @@ class BuiltinValue:
     type: object
 
 
-@attrs.define
-class Checked:
-    """Everything the compiler needs, with no name left to resolve."""
-
-    title: str
-    min_players: int
-    max_players: int
-    teams: tuple
-    globals: dict
-    options: list
-    enums: list
-    cards: list               # CardSym in declaration order
-    card_sets: list           # CardsSym in declaration order
-    zones: list
-    vars: list
-    defs: dict
-    rules: dict
-    scores: dict              # "score"/"tiebreak" -> ScoreDecl
-    score_slots: dict         # "score"/"tiebreak" -> (var slot, frame size)
-    invariants: list
-    events: dict
-    handlers: list            # RuleSym for each `when`
-    scenarios: list
-    anytimes: list            # RuleSym for each `anytime`, with .name "anytime NAME"
-    sheets: dict              # "table" / "player" -> SheetDecl
-    limit: int | None
-    types: dict
-    downcasts: dict           # id(expression) -> card type name (or ("list", name)) it is checked to be
-    refs: dict
-    slots: dict
-    originals: dict
-
-
 class _Scope:
     """Locals of one rule or def body; slots only grow, so nested blocks never share one."""
 
@@ -204,7 +171,6 @@ class Checker:
         self.defs: dict = {}
         self.rules: dict = {}
         self.scores: dict = {}
-        self.score_slots: dict = {}
         self.invariants: list = []
         self.events: dict = {}
         self.handlers: list = []
@@ -538,7 +504,6 @@ class Checker:
             self.scope.declare(d.var, T.PLAYER, d.span)
             typ = self.expr(d.value)
             self.expect(d.value, typ, T.INT, f"the {kind}")
-            self.score_slots[kind] = self.scope.count
         for d in self.invariants:
             self.scope = _Scope(d)
             typ = self.expr(d.value)
@@ -1016,8 +981,8 @@ class Checker:
                 return T.ANY
         else:
             sym = self.globals.get(e.func)
-        if sym is None and e.func in BUILTINS:
-            return check_builtin(self, e)
+        if sym is None and (e.func in FUNCTIONS or e.func == "player" or (e.func == "score" and "score" in self.scores)):
+            return self.check_builtin(e)
         if isinstance(sym, DefSym):
             self.refs[id(e)] = sym
             self.call_args(e, sym.params, sym.decl.name)
@@ -1028,20 +993,6 @@ class Checker:
             self.refs[id(e)] = ("card named", sym.decl.name, "".join(e.args[0].parts))
             self.types[id(e.args[0])] = T.STR
             return sym.type
-        if sym is None and e.func == "player":
-            self.refs[id(e)] = ("builtin", "player")
-            if len(e.args) != 1:
-                self.error(e.span, "player(k) takes one number: the seat, from 1")
-                return T.PLAYER
-            self.expect(e.args[0], self.expr(e.args[0]), T.INT, "the seat")
-            return T.PLAYER
-        if sym is None and e.func == "score" and "score" in self.scores:
-            self.refs[id(e)] = ("builtin", "score")
-            if len(e.args) != 1:
-                self.error(e.span, "score(p) takes one player")
-                return T.INT
-            self.expect(e.args[0], self.expr(e.args[0]), T.PLAYER, "score's player")
-            return T.INT
         if isinstance(sym, CardSym):
             self.refs[id(e)] = sym
             params = tuple((n, t) for n, (i, t) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]))
@@ -1057,12 +1008,31 @@ class Checker:
             return T.ANY
         if sym is None:
             self.error(e.func_span, f"unknown function '{e.func}'",
-                       did_you_mean(e.func, list(BUILTINS) + list(self.globals)))
+                       did_you_mean(e.func, list(FUNCTIONS) + list(self.globals)))
         else:
             self.error(e.func_span, f"'{e.func}' cannot be called", "only functions (`def`), rules and card types can")
         for a in e.args:
             self.expr(a)
         return T.ANY
+
+    def check_builtin(self, e: ast.Call):
+        """A call of a built-in: its arity here, the rest by its entry in rulecraft.builtins."""
+        b = REGISTRY[e.func]
+        if len(e.args) != b.arity:
+            self.error(e.span, f"'{e.func}' takes {b.arity} argument(s), not {len(e.args)}", b.doc)
+            for a in e.args:
+                self.expr(a)
+            return T.ANY
+        arg = e.args[0]
+        best = isinstance(arg, ast.BestBy)
+        if best and e.func in ("max", "min", "sort"):
+            self.best_allowed.add(id(arg))
+        typ = self.expr(arg)
+        self.refs[id(e)] = ("builtin", e.func)
+        if best and e.func not in ("max", "min", "sort"):
+            self.error(arg.span, f"'{e.func}' does not take `by`", b.doc)
+            return T.ANY
+        return b.check(self, e, typ)
 
     def original_sym(self, e):
         name = self.originals.get(id(self.current_decl))
@@ -1223,9 +1193,11 @@ def _constant_option_value(node, sym, checker):
     return False
 
 
-def check(decls, originals, diags, file_span=None, module: bool = False) -> Checked:
-    """`file_span` (the entry file's first line) is where a file with no declarations is reported;
-    a `module` (a file to be imported) needs no `players` and no `rule play`."""
+def check(decls, originals, diags, file_span=None, module: bool = False):
+    """Check merged declarations; return the typed IR (rulecraft.check.ir.Program), or None when
+    an error was found (every one is in `diags`). `file_span` (the entry file's first line) is where
+    a file with no declarations is reported; a `module` (a file to be imported) needs no `players`
+    and no `rule play`."""
     c = Checker(decls, originals, diags)
     c.empty_span = file_span
     c.module = module
@@ -1234,11 +1206,7 @@ def check(decls, originals, diags, file_span=None, module: bool = False) -> Chec
     for name, sym in list(c.defs.items()):
         if not sym.frame_size:
             c.check_def(sym)
-    return Checked(
-        title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
-        globals=c.globals, options=c.options, enums=c.enums, cards=c.cards, card_sets=c.card_sets,
-        zones=c.zones, vars=c.vars, defs=c.defs, rules=c.rules, scores=c.scores, score_slots=c.score_slots,
-        invariants=c.invariants, events=c.events, handlers=c.handlers, scenarios=c.scenarios, anytimes=c.anytimes, sheets=c.sheets,
-        limit=c.limit,
-        types=c.types, downcasts=c.downcasts, refs=c.refs, slots=c.slots, originals=originals,
-    )
+    if any(d.severity == "error" for d in diags):
+        return None
+    from .lower import lower
+    return lower(c)

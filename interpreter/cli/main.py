@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
 from ..engine.machine import IllegalDecision
 

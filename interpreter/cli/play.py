@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from ..agents.human import HumanAgent
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import records, views
 from . import common, show

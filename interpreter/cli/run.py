@@ -1,7 +1,7 @@
 """`rulecraft run` (agents play a whole game) and `rulecraft replay` (a transcript, checked)."""
 from __future__ import annotations
 
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import records
 from ..validate import transcripts

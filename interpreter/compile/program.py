@@ -1,4 +1,4 @@
-"""The compiled game: immutable tables and closures, shared by every game played.
+"""The compiled game: immutable tables and functions, shared by every game played.
 
 Nothing here changes while a game runs; all that changes is in engine.State.
 """
@@ -68,9 +68,8 @@ class VarInfo:
     name: str
     owner: str | None
     slot: int
-    init: object               # closure or None
+    init: object               # function (state) -> value, or None
     default: object
-    frame_size: int
     format: object             # value -> text, for views
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
 
@@ -88,10 +87,10 @@ class ChoiceInfo:
     position: object           # value -> position in the universe
     value_at: object           # position -> value
     var_index: int             # frame index that receives the chosen value
-    label: object              # closure (state, frame) -> text, with the value bound
-    pass_label: object         # closure (state, frame) -> text
-    body_pc: int = 0
-    else_pc: int = 0
+    label: object              # function (state, frame) -> text, with the value bound
+    pass_label: object         # function (state, frame) -> text
+    body_pc: int = 0           # the block its rule resumes at once an option is taken
+    else_pc: int = 0           # ... once the pass option is taken
 
 
 @attrs.define(eq=False)
@@ -99,21 +98,41 @@ class AnytimeInfo:
     """An `anytime` option: offered at every decision of a player while its condition holds."""
 
     name: str
-    code: int                  # index of its compiled body in Program.codes
-    label: object              # closure (state, player) -> text
+    code: int                  # index of its body in Program.codes
+    label: object              # function (state, player) -> text
     frame_size: int
 
 
 @attrs.define(eq=False)
 class Code:
-    """A compiled rule: a flat list of operations, each `op(state, frame) -> next pc`."""
+    """A compiled rule: `entry(state, frame) -> waiting?` starts or resumes it at the frame's pc."""
 
     name: str
     span: object
-    ops: list
-    spans: list
+    entry: object
+    spans: list                # pc -> the span the rule stands at there (for errors, and to check saves)
     frame_size: int
     params: int
+
+
+@attrs.define(eq=False)
+class ScenarioStep:
+    """A scenario step with its expressions compiled: `value` is a function (state) -> value for
+    expect/take/legal/illegal; `sides` explains a failed comparison: (op, [(span, value, format)])."""
+
+    kind: str
+    span: object
+    value: object = None
+    name: str = ""
+    sides: object = None
+
+
+@attrs.define(eq=False)
+class Scenario:
+    name: str
+    span: object
+    doc: str
+    steps: list
 
 
 @attrs.define(eq=False)
@@ -128,24 +147,23 @@ class Program:
     cards_by_type: dict        # type name -> tuple of ids
     zones: list                # ZoneInfo
     zone_instance_names: tuple
-    zone_instance_owner: tuple  # instance -> player index, -1 for shared, -(team + 2) for a team's
-    zone_instance_zone: tuple  # instance -> index into zones
+    zone_instance_owner: tuple  # instance -> player index, -1 for shared, -(team + 2) for a team's (layout.team_owner)
     vars: list                 # VarInfo, in slot order with options
     var_count: int
-    codes: list
+    codes: list                # Code per rule index
+    entries: tuple             # rule index -> Code.entry, for the machine's loop
     rule_index: dict
     choices: list
     action_count: int
-    score: object              # (closure, frame size) or None
+    score: object              # function (state, player) -> int, or None
     tiebreak: object
-    invariants: list           # (name, closure, frame size, span)
-    scenarios: list = attrs.Factory(list)   # checked ScenarioDecl nodes, run by engine.scenarios
+    invariants: list           # (name, function (state) -> bool, 0, span)
+    scenarios: list = attrs.Factory(list)   # Scenario, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
     anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
-    table_sheet: list = attrs.Factory(list)  # closures (state) -> line, from `sheet:`
-    player_sheet: list = attrs.Factory(list)  # closures (state, player) -> line, from `sheet p:`
-    native_lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
-    scenario_fns: dict = attrs.Factory(dict)  # id(scenario step) -> closure(state) for expect/take texts
+    table_sheet: list = attrs.Factory(list)  # functions (state) -> line, from `sheet:`
+    player_sheet: list = attrs.Factory(list)  # functions (state, player) -> line, from `sheet p:`
+    lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
     entry: str = ""
     digest: str = ""
     sources: dict = attrs.Factory(dict)

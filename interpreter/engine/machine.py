@@ -1,17 +1,18 @@
 """The machine: runs a compiled program on a State until the next decision.
 
-The state's stack holds frames `[rule index, pc, locals...]`. Each step calls
-the operation at `pc` of the top frame; the operation returns the next pc, or
-CALLED (a frame was pushed or popped) or WAITING (a decision is pending). When
-the stack is empty the game is over and the scores are computed.
+The state's stack holds frames `[rule index, pc, locals...]`, innermost last.
+Each rule is a function that starts or resumes at its frame's pc and returns
+True when it waits for a decision (see compile.rules); `run` drives the frames
+top first until one waits or the stack is empty — then the game is over and
+the scores are computed.
 """
 from __future__ import annotations
 
 import attrs
 
-from ..compile.compiler import CALLED, OFFSET, WAITING
-from ..compile.errors import RuleFailure, RulesRuntimeError, StepBudgetSpent
-from . import rng
+from ..runtime import rng
+from ..runtime.errors import InternalError, RuleFailure, RulesRuntimeError, StepBudgetSpent
+from ..runtime.helpers import rt_drive
 from .state import State
 
 STEP_BUDGET = 2_000_000
@@ -91,78 +92,58 @@ def _count_text(program):
 
 def run(m: State, budget: int = STEP_BUDGET) -> None:
     """Run until a decision is pending or the game is over."""
-    codes = m.program.codes
-    stack = m.stack
-    steps = 0
-    fr = None
-    cur = 0
     m.ticks = budget
     try:
-        while stack:
-            fr = stack[-1]
-            ops = codes[fr[0]].ops
-            pc = fr[1]
-            while pc >= 0:
-                cur = pc
-                pc = ops[pc](m, fr)
-            if pc == WAITING:
-                return
-            steps += 1
-            if steps > budget or m.ticks < 0:
-                fr[1] = cur
-                raise StepBudgetSpent()
-            # CALLED: a frame was pushed (the caller saved its pc) or popped
+        if rt_drive(m, 0):
+            return
     except StepBudgetSpent as e:
-        fr[1] = cur
         raise _runtime_error(m, e, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
     except RuleFailure as e:
-        fr[1] = cur
         raise _runtime_error(m, e, str(e)) from None
     except RecursionError as e:
-        fr[1] = cur
         raise _runtime_error(m, e, "a rule or function calls itself without end") from None
-    except (IndexError, KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as e:
-        fr[1] = cur
-        raise _runtime_error(m, e, f"{type(e).__name__}: {e}") from None
+    except Exception as e:     # not the rules' fault: say so, with where the rules stood
+        raise _runtime_error(m, e, f"internal error in rulecraft, please report it: {type(e).__name__}: {e}",
+                             InternalError) from None
     m.pending = None
     finish(m)
 
 
-def _runtime_error(m, exc, message):
+def _runtime_error(m, exc, message, kind=RulesRuntimeError):
     """Name the rule and line that failed, and the chain of rules that led there.
 
-    Rules compiled to Python are found through the traceback (their generated
-    file names map each line back to a span); the VM's frames give the rest.
+    The generated functions running at the failure are found through the traceback (their file
+    names map each line back to a span); the frames below them on the stack wait at their pc.
     """
-    codes = m.program.codes
-    native = m.program.native_lines
+    program = m.program
     chain = []
-    span = None
-    inner = []
+    running = 0          # rule functions in the traceback that own a frame on the stack
     tb = exc.__traceback__ if exc is not None else None
     while tb is not None:
-        entry = native.get(tb.tb_frame.f_code.co_filename)
-        if entry is not None:
+        code = tb.tb_frame.f_code
+        entry = program.lines.get(code.co_filename)
+        kind_of = code.co_name[:1]
+        if entry is not None and kind_of in "RWF" and code.co_name[1:].isdigit():   # a rule's function
             label, spans = entry
             line = tb.tb_lineno
             if 0 < line < len(spans) and spans[line] is not None:
-                inner.append((label, spans[line]))
+                chain.append((label, spans[line]))
+            if kind_of != "R":
+                running += 1      # it owns the frame it runs
         tb = tb.tb_next
-    for label, where in reversed(inner):
-        if span is None:
-            span = where
-        chain.append((label.replace("rule ", "").split("#")[0].split("@")[0], str(where)))
-    for depth, frame in enumerate(reversed(m.stack)):
-        code = codes[frame[0]]
-        pc = frame[1] if depth == 0 else frame[1] - 1   # a caller's pc is its return address
-        where = code.spans[pc] if 0 <= pc < len(code.spans) else code.span
-        if span is None:
-            span = where
-        name = code.name.split("@")[0]
-        if chain and chain[-1][0] == name:
-            continue   # the VM frame of a rule already named from its Python code
-        chain.append((name, str(where)))
-    return RulesRuntimeError(message, span, chain)
+    chain.reverse()
+    for frame in reversed(m.stack[:max(0, len(m.stack) - running)]):
+        code = program.codes[frame[0]]
+        pc = frame[1]
+        chain.append((f"rule {code.name}", code.spans[pc] if 0 <= pc < len(code.spans) else code.span))
+    named = []
+    for label, where in chain:
+        name = label.replace("rule ", "").split("#")[0].split("@")[0]
+        if named and named[-1][0] == name:
+            continue       # one rule named once per line of the chain
+        named.append((name, str(where)))
+    span = chain[0][1] if chain else None
+    return kind(message, span, named)
 
 
 def finish(m: State) -> None:
@@ -220,7 +201,7 @@ def decide(m: State, action_id: int) -> None:
     pending = m.pending
     if pending is None:
         raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
-    ci, _who, values, ids = pending
+    ci, who, values, ids = pending
     try:
         k = ids.index(action_id)
     except ValueError:
@@ -231,7 +212,7 @@ def decide(m: State, action_id: int) -> None:
     anytime = program.anytimes.get(action_id) if program.anytimes else None
     if anytime is not None:
         # run the anytime action; the choice (still at its pc) then asks again
-        m.stack.append([anytime.code, 0, _who] + [None] * (anytime.frame_size - 1))
+        m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
     elif k == len(values):        # the pass option of a `may choose`
         fr[1] = info.else_pc
     else:
@@ -264,4 +245,4 @@ def check_invariants(m: State) -> list[str]:
 
 
 __all__ = ["new_game", "run", "decide", "legal_ids", "legal_options", "label", "chooser", "IllegalDecision",
-           "Option", "check_invariants", "OFFSET", "CALLED"]
+           "Option", "check_invariants"]

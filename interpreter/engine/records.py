@@ -14,7 +14,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
 from . import machine
 from .session import Session
@@ -108,7 +108,7 @@ def state_from_data(program, data, players: int, names, sink=None) -> State:
     m.stack = []
     for f in stack:
         if not isinstance(f, list) or len(f) < 2 or type(f[0]) is not int or not 0 <= f[0] < len(program.codes) \
-                or type(f[1]) is not int or not 0 <= f[1] < len(program.codes[f[0]].ops) \
+                or type(f[1]) is not int or not 0 <= f[1] < len(program.codes[f[0]].spans) \
                 or len(f) != program.codes[f[0]].frame_size + 2:
             raise bad("its rule stack does not match the rules")
         m.stack.append([f[0], f[1]] + [_frozen(x) for x in f[2:]])

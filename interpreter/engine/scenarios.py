@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from . import machine
 
 
@@ -33,8 +33,7 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
         elif step.kind == "seed":
             seed = step.value
         elif step.kind == "option":
-            opt = program.option(step.name)
-            options[opt.name] = _option_value(opt, step.value)
+            options[step.name] = step.value
         elif step.kind == "arrange":
             arrange = f"arrange {sc.name}"
 
@@ -68,13 +67,13 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
             continue
         if kind == "expect":
             try:
-                ok = program.scenario_fns[id(step)](m)
+                ok = step.value(m)
             except Exception as e:  # a failing expression is a failed expectation
                 return fail(step, f"the expectation could not be evaluated: {e}")
             if not ok:
                 return fail(step, "expectation not met" + _explain(program, m, step))
             continue
-        text = program.scenario_fns[id(step)](m)
+        text = step.value(m)
         labels = [o.label for o in machine.legal_options(m)]
         if kind == "legal":
             if text not in labels:
@@ -98,10 +97,9 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
 
 def _explain(program, m, step) -> str:
     """For a failed comparison: what each side was, e.g. `: size(deck) is 3, 0 is 0`."""
-    entry = program.scenario_fns.get((id(step), "sides"))
-    if entry is None:
+    if step.sides is None:
         return ""
-    op, sides = entry
+    op, sides = step.sides
     parts = []
     for span, value, fmt in sides:
         try:
@@ -127,17 +125,6 @@ def _shown(labels) -> str:
         return "none (no decision is pending)"
     shown = ", ".join(f"'{x}'" for x in labels[:8])
     return shown + (f" and {len(labels) - 8} more" if len(labels) > 8 else "")
-
-
-def _option_value(opt, node):
-    from ..syntax import ast
-    if opt.kind == "choice":
-        return opt.values.index(node.id)
-    if opt.kind == "bool":
-        return node.value
-    if isinstance(node, ast.Neg):
-        return -node.operand.value
-    return node.value
 
 
 def run_all(program, narrate: bool = False) -> list[ScenarioResult]:

@@ -11,7 +11,7 @@ import random
 
 import attrs
 
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from ..engine import machine, records, views
 from ..engine.machine import IllegalDecision
 

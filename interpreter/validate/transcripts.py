@@ -19,7 +19,7 @@ draws, so a replay reports them as recorded.
 """
 from __future__ import annotations
 
-from ..compile.errors import RulesRuntimeError
+from ..runtime.errors import RulesRuntimeError
 from ..engine import machine, records
 from ..engine.session import Session
 from . import properties as P

@@ -1,18 +1,16 @@
-"""Run-time versions of the built-in functions (signatures: rulecraft.check.builtins).
+"""Functions the generated rule code calls while a game runs.
 
-Each entry turns the Python source of the argument into the Python source of
-the call. Helpers that can fail with a message for the rule author (top of an
-empty zone, max of nothing) are functions bound into the generated code's
-namespace; everything else is inlined.
+Only what can fail with a sentence for the rule author (the top of an empty
+zone, max of nothing, a missing player) or what is too long to inline lives
+here; the compiler inlines the rest. Each is bound by name into the generated
+code's namespace (see rulecraft.builtins for which built-in uses which).
 """
 from __future__ import annotations
 
-from ..check.types import ZoneT
-from ..engine import rng
+from . import rng
 from .errors import RuleFailure
 
 
-# ---------------------------------------------------------------- helpers
 def rt_top(m, z):
     cards = m.zones[z]
     if not cards:
@@ -182,66 +180,19 @@ def rt_cast_all(m, cards, positions, type_name):
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 
-def _simple(source: str) -> bool:
-    """Cheap to evaluate twice: a number, a local, or a small sum of them."""
-    return len(source) < 24 and all(ch.isalnum() or ch in "[]+ ()_" for ch in source)
+def rt_drive(m, base):
+    """Run the frames above `base` on the stack, top first, until they are done (False) or one waits (True).
+
+    Each frame's rule is a function `entry(m, frame) -> waiting?` that starts or resumes at the
+    frame's pc; the machine drives a whole game with base 0, a `signal` drives its handlers."""
+    stack = m.stack
+    entries = m.program.entries
+    while len(stack) > base:
+        fr = stack[-1]
+        if entries[fr[0]](m, fr):
+            return True
+        stack.pop()
+    return False
 
 
-def _seq(a, typ):
-    return f"m.zones[{a}]" if isinstance(typ, ZoneT) else a
-
-
-def source(name: str, a: str, typ, gen, best) -> str:
-    """Python source of a call of builtin `name` on argument source `a` (or `best` = (seq, var, key) for `by`)."""
-    if best is not None:
-        seq, var, key = best
-        fn = {"max": "rt_max_by", "min": "rt_min_by", "sort": "rt_sort_by"}[name]
-        return f"{fn}({seq}, lambda {var}: {key})"
-    zone = isinstance(typ, ZoneT)
-    if name == "size":
-        return f"len({_seq(a, typ)})"
-    if name == "empty":
-        return f"(not {_seq(a, typ)})"
-    if name == "top":
-        if _simple(a):
-            return f"(m.zones[{a}] or rt_top(m, {a}))[-1]"
-        return f"rt_top(m, {a})"
-    if name == "bottom":
-        return f"rt_bottom(m, {a})"
-    if name == "random":
-        return f"rt_random(m, {_seq(a, typ)})"
-    if name == "players_from":
-        # every rotation of the seats, computed once: ROT[n][p] is the players clockwise from p
-        rotations = tuple(tuple(tuple((p + i) % n for i in range(n)) for p in range(n)) for n in range(gen.max_players + 1))
-        return f"{gen.const(rotations)}[m.n][{a}]"
-    if name == "next_player":
-        return f"(({a}) + 1) % m.n"
-    if name == "previous_player":
-        return f"(({a}) - 1) % m.n"
-    if name == "sum":
-        return f"sum({a})"
-    if name == "max":
-        return f"rt_max({a})"
-    if name == "min":
-        return f"rt_min({a})"
-    if name == "any":
-        return f"any({a})"
-    if name == "all":
-        return f"all({a})"
-    if name == "count":
-        return f"rt_count({a})"
-    if name == "abs":
-        return f"abs({a})"
-    if name == "list":
-        return f"tuple({_seq(a, typ)})" if zone else a
-    if name == "reverse":
-        return f"tuple(reversed({_seq(a, typ)}))"
-    if name == "distinct":
-        return f"tuple(dict.fromkeys({_seq(a, typ)}))"
-    if name == "player":
-        return f"rt_player(m, {a})"
-    if name == "score":
-        return f"rt_score(m, {a})"
-    if name == "members":
-        return f"tuple(p for p in range(m.n) if p % {gen.team_count} == ({a}))"
-    raise AssertionError(name)
+HELPERS["rt_drive"] = rt_drive

@@ -23,3 +23,7 @@ class RulesRuntimeError(Exception):
 
 class StepBudgetSpent(Exception):
     """Raised when the rules run too long without a decision (a loop's back edge checks it)."""
+
+
+class InternalError(RulesRuntimeError):
+    """A fault of the interpreter itself, not of the rules: said so plainly, with the rule and line."""

@@ -1,0 +1,517 @@
+"""The typed intermediate form: the one contract between check and compile.
+
+Every name is already resolved to one kind of node — a local (by frame slot), a
+variable (by variable slot), a card field, a zone, a built-in, a rule, a choice,
+an event — and every expression carries its type and span. The compiler reads
+only these nodes: no syntax tree, no side tables keyed by node identity, no
+string tags. (starlark-go's resolved `Binding`s, cel-go's checked AST.)
+
+Expressions have `type` and `span`; statements have `span`. Bodies are tuples.
+"""
+from __future__ import annotations
+
+import attrs
+
+_node = attrs.frozen(slots=True, eq=False)
+
+
+# ------------------------------------------------------------------ expressions
+@_node
+class Const:
+    """An int, a bool, an enum value's or a team's index: `3`, `true`, `Red`, `Coven`."""
+    type: object
+    span: object
+    value: object
+
+
+@_node
+class Text:
+    """`"play {c}"`: literal parts (str) and expressions, joined."""
+    type: object
+    span: object
+    parts: tuple
+
+
+@_node
+class Local:
+    """A parameter or local of the enclosing rule or def, by slot."""
+    type: object
+    span: object
+    slot: int
+
+
+@_node
+class Var:
+    """A shared variable or an option, by variable slot: `final_stage`, `wheel`."""
+    type: object
+    span: object
+    slot: int
+
+
+@_node
+class OwnedVar:
+    """A variable kept per player or per team: `p.score`."""
+    type: object
+    span: object
+    slot: int
+    owner: object
+
+
+@_node
+class TableEntry:
+    """An entry of a table `var ... by K`: `p.filled[Tulip]`. `key_kind` is "direct" (enum, player),
+    "range" (with `lo`, `size`) or "card" (with `card_type`)."""
+    type: object
+    span: object
+    table: object
+    key: object
+    key_kind: str
+    lo: int = 0
+    size: int = 0
+    card_type: str = ""
+
+
+@_node
+class Zone:
+    """A zone instance: `deck` (shared, no owner), `p.hand` (owner a player or a team)."""
+    type: object
+    span: object
+    zone: str
+    owner: object = None
+
+
+@_node
+class CardField:
+    """`c.colour`."""
+    type: object
+    span: object
+    card_type: str
+    field: str
+    card: object
+
+
+@_node
+class Property:
+    """A built-in attribute: `c.owner`, `c.zone`, `p.team`, `p.seat`."""
+    type: object
+    span: object
+    name: str
+    obj: object
+
+
+@_node
+class Fixed:
+    """A collection fixed when the game loads: an enum's values, a card type's cards, a card set, a range."""
+    type: object
+    span: object
+    kind: str               # "enum" | "cards" | "card set" | "range"
+    name: str = ""
+    lo: int = 0
+    hi: int = -1
+
+
+@_node
+class Special:
+    """`players`, `player_count`, `teams`, `winners`."""
+    type: object
+    span: object
+    name: str
+
+
+@_node
+class DefCall:
+    """A call of a `def` (or of a def with no parameters named alone)."""
+    type: object
+    span: object
+    name: str
+    args: tuple
+
+
+@_node
+class BuiltinCall:
+    """A call of a built-in function (see rulecraft.builtins)."""
+    type: object
+    span: object
+    name: str
+    args: tuple
+
+
+@_node
+class BestBy:
+    """`c in cards by strength(c)`, only inside max/min/sort."""
+    type: object
+    span: object
+    slot: int
+    iterable: object
+    key: object
+
+
+@_node
+class CardNamed:
+    """`Witch("Blue 7")`: the card of a type with that display name, found at load."""
+    type: object
+    span: object
+    card_type: str
+    wanted: str
+
+
+@_node
+class MakeCard:
+    """`Witch(c, n)` in a `cards` declaration."""
+    type: object
+    span: object
+    card_type: str
+    args: tuple
+
+
+@_node
+class Index:
+    """`xs[i]` on a list or a zone."""
+    type: object
+    span: object
+    seq: object
+    index: object
+
+
+@_node
+class ListLit:
+    """`[a, b]`; an item that is a Comprehension is spread into the list."""
+    type: object
+    span: object
+    items: tuple
+
+
+@_node
+class Cond:
+    type: object
+    span: object
+    test: object
+    then: object
+    other: object
+
+
+@_node
+class BinOp:
+    type: object
+    span: object
+    op: str
+    left: object
+    right: object
+
+
+@_node
+class Compare:
+    type: object
+    span: object
+    op: str
+    left: object
+    right: object
+
+
+@_node
+class BoolOp:
+    type: object
+    span: object
+    op: str
+    left: object
+    right: object
+
+
+@_node
+class Not:
+    type: object
+    span: object
+    operand: object
+
+
+@_node
+class Neg:
+    type: object
+    span: object
+    operand: object
+
+
+@_node
+class CompFor:
+    slot: int
+    iterable: object
+    cond: object
+    span: object
+
+
+@_node
+class Comprehension:
+    type: object
+    span: object
+    element: object
+    fors: tuple
+
+
+@_node
+class Cast:
+    """A card of any type used as a card (or list of cards) of one type: checked when the rules run."""
+    type: object
+    span: object
+    expr: object
+    card_type: str
+    many: bool
+
+
+# ------------------------------------------------------------------ statements
+@_node
+class Let:
+    span: object
+    slot: int
+    value: object
+
+
+@_node
+class Assign:
+    """`place op value`, op one of = += -= *=; place is a Local, Var, OwnedVar or TableEntry."""
+    span: object
+    place: object
+    op: str
+    value: object
+
+
+@_node
+class AddTo:
+    span: object
+    place: object
+    value: object
+
+
+@_node
+class RemoveFrom:
+    span: object
+    place: object
+    value: object
+
+
+@_node
+class Move:
+    span: object
+    what: object
+    to: object
+    bottom: bool
+
+
+@_node
+class Shuffle:
+    span: object
+    zone: object
+
+
+@_node
+class Say:
+    span: object
+    text: object
+
+
+@_node
+class CallRule:
+    span: object
+    rule: str               # the rule's key (its name, or the generated name of a handler)
+    args: tuple
+
+
+@_node
+class Signal:
+    span: object
+    event: str
+    args: tuple
+
+
+@_node
+class Pass:
+    span: object
+
+
+@_node
+class Stop:
+    span: object
+
+
+@_node
+class If:
+    span: object
+    branches: tuple         # ((cond, body), ...)
+    otherwise: tuple | None
+
+
+@_node
+class For:
+    span: object
+    slot: int
+    list_slot: int          # temporaries kept in the frame, so a loop can wait for a decision
+    index_slot: int
+    iterable: object
+    body: tuple
+
+
+@_node
+class While:
+    span: object
+    cond: object
+    body: tuple
+
+
+@_node
+class Repeat:
+    span: object
+    count_slot: int
+    count: object
+    body: tuple
+
+
+@_node
+class Choose:
+    """`p [may] choose x in domain where … as "…" or "…": body else: otherwise`."""
+    span: object
+    chooser: object
+    may: bool
+    slot: int
+    domain: object
+    elem: object            # the element type: what the options are
+    where: object
+    label: object
+    pass_label: object
+    body: tuple
+    otherwise: tuple | None
+
+
+# ------------------------------------------------------------------ declarations
+@_node
+class CardType:
+    name: str
+    span: object
+    fields: tuple           # ((name, type), ...) in order
+    named: object           # Text over the fields as locals 0..n-1, or None
+
+
+@_node
+class CardSet:
+    name: str
+    span: object
+    value: object
+
+
+@_node
+class ZoneDecl:
+    name: str
+    span: object
+    type: object
+    owner: str | None
+    seen: str
+
+
+@_node
+class VarDecl:
+    name: str
+    span: object
+    type: object
+    owner: str | None
+    slot: int
+    init: object
+
+
+@_node
+class OptionDecl:
+    name: str
+    span: object
+    kind: str               # "choice" | "range" | "bool"
+    values: tuple
+    default: object
+    doc: str
+    slot: int
+
+
+@_node
+class Def:
+    name: str
+    span: object
+    params: int
+    type: object
+    body: object
+    binds_locals: bool      # does the body bind locals (comprehensions, `by`)? then it cannot be inlined
+
+
+@_node
+class Rule:
+    """A rule, a `when` handler, an `anytime` body or a scenario's `arrange:` block."""
+    key: str
+    label: str              # how errors name it: "rule refill", "when window#1"
+    span: object
+    params: int
+    frame_size: int
+    where: object           # a handler's condition, tested when it starts; else None
+    body: tuple
+
+
+@_node
+class Anytime:
+    name: str
+    rule: str               # key of its body's Rule
+    where: object           # over local 0, the player
+    label: object
+
+
+@_node
+class Step:
+    """A scenario step: players/seed/option/arrange/expect/take/legal/illegal/over/failure."""
+    kind: str
+    span: object
+    value: object = None    # int, option value, text, or an expression
+    name: str = ""
+
+
+@_node
+class Scenario:
+    name: str
+    span: object
+    doc: str
+    steps: tuple
+
+
+@_node
+class Program:
+    """A whole checked game, ready to compile."""
+    title: str
+    min_players: int
+    max_players: int
+    teams: tuple
+    options: tuple
+    cards: tuple
+    card_sets: tuple
+    zones: tuple
+    vars: tuple
+    var_count: int
+    defs: dict              # name -> Def
+    rules: dict             # key -> Rule, in order: rules, handlers, anytime bodies, arrange blocks
+    events: dict            # name -> tuple of handler keys, in declaration order
+    anytimes: tuple
+    score: object           # expression over local 0 (the player), or None
+    tiebreak: object
+    invariants: tuple       # ((name, expression, span), ...)
+    scenarios: tuple
+    sheet_table: tuple
+    sheet_player: tuple     # expressions over local 0
+    limit: int | None
+
+
+def walk(node):
+    """Every IR node under `node` (itself included), depth first."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(n)
+            continue
+        if not hasattr(type(n), "__attrs_attrs__"):
+            continue
+        yield n
+        for f in type(n).__attrs_attrs__:
+            if f.name not in ("type", "span", "elem"):
+                v = getattr(n, f.name)
+                if isinstance(v, tuple) or hasattr(type(v), "__attrs_attrs__"):
+                    stack.append(v)

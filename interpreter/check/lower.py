@@ -1,0 +1,302 @@
+"""Checked syntax tree → typed IR: the last step of checking.
+
+The checker records, while it resolves names and types, what each name means;
+this pass turns every expression and statement into its resolved IR node (see
+ir.py), so that nothing downstream looks at syntax or at those records. It runs
+only when checking found no error, so every name here is known.
+"""
+from __future__ import annotations
+
+from ..syntax import ast
+from . import ir
+from . import types as T
+from .checker import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym, RuleSym,
+                      TeamValue, VarSym, ZoneSym)
+
+
+class Lowerer:
+    def __init__(self, checker):
+        self.c = checker
+        self.types = checker.types
+        self.refs = checker.refs
+        self.slots = checker.slots
+
+    # ------------------------------------------------------------ program
+    def program(self) -> ir.Program:
+        c = self.c
+        cards = tuple(self.card_type(sym) for sym in c.cards)
+        card_sets = tuple(ir.CardSet(s.decl.name, s.decl.span, self.expr(s.decl.value)) for s in c.card_sets)
+        zones = tuple(ir.ZoneDecl(z.decl.name, z.decl.span, z.type, z.owner, z.seen) for z in c.zones)
+        options = tuple(ir.OptionDecl(o.decl.name, o.decl.span, o.kind,
+                                      tuple(o.decl.domain.values) if o.kind == "choice" else tuple(o.values),
+                                      o.default, o.decl.doc, o.slot) for o in c.options)
+        variables = tuple(ir.VarDecl(v.decl.name, v.decl.span, v.type, v.owner, v.slot,
+                                     self.expr(v.decl.init) if v.decl.init is not None else None) for v in c.vars)
+        defs = {name: self.define(sym) for name, sym in c.defs.items()}
+        rules = {}
+        for name, sym in c.rules.items():
+            rules[name] = self.rule(name, f"rule {name.split('@')[0]}", sym, None)
+        for h in c.handlers:
+            rules[h.name] = self.rule(h.name, h.name, h, h.decl.where)
+        for a in c.anytimes:
+            rules[a.name] = self.rule(a.name, a.name, a, None)
+        scenarios = []
+        for sc in c.scenarios:
+            steps = []
+            for step in sc.steps:
+                steps.append(self.step(sc, step, rules))
+            scenarios.append(ir.Scenario(sc.name, sc.span, sc.doc, tuple(steps)))
+        anytimes = tuple(ir.Anytime(a.decl.name, a.name,
+                                    self.expr(a.decl.where) if a.decl.where is not None else None,
+                                    self.expr(a.decl.label)) for a in c.anytimes)
+        events = {name: tuple(h.name for h in ev.handlers) for name, ev in c.events.items()}
+        sheets = c.sheets
+        return ir.Program(
+            title=c.title, min_players=c.min_players, max_players=c.max_players, teams=c.teams,
+            options=options, cards=cards, card_sets=card_sets, zones=zones, vars=variables,
+            var_count=max([o.slot for o in c.options] + [v.slot for v in c.vars] + [-1]) + 1,
+            defs=defs, rules=rules, events=events, anytimes=anytimes,
+            score=self.expr(c.scores["score"].value) if "score" in c.scores else None,
+            tiebreak=self.expr(c.scores["tiebreak"].value) if "tiebreak" in c.scores else None,
+            invariants=tuple((d.name, self.expr(d.value), d.span) for d in c.invariants),
+            scenarios=tuple(scenarios),
+            sheet_table=tuple(self.expr(x) for x in sheets["table"].lines) if "table" in sheets else (),
+            sheet_player=tuple(self.expr(x) for x in sheets["player"].lines) if "player" in sheets else (),
+            limit=c.limit)
+
+    def card_type(self, sym) -> ir.CardType:
+        fields = tuple((name, t) for name, (_pos, t) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]))
+        named = self.expr(sym.decl.named) if sym.decl.named is not None else None
+        return ir.CardType(sym.decl.name, sym.decl.span, fields, named)
+
+    def define(self, sym: DefSym) -> ir.Def:
+        d = sym.decl
+        body = self.expr(d.body)
+        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy)) for n in ir.walk(body))
+        return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds)
+
+    def rule(self, key, label, sym, where) -> ir.Rule:
+        d = sym.decl
+        return ir.Rule(key, label, d.span, len(sym.params), sym.frame_size,
+                       self.expr(where) if where is not None else None, self.block(d.body))
+
+    def step(self, sc, step, rules) -> ir.Step:
+        kind = step.kind
+        if kind == "option":
+            opt = self.c.globals[step.name]
+            return ir.Step(kind, step.span, _option_value(opt, step.value), step.name)
+        if kind == "arrange":
+            key = f"arrange {sc.name}"
+            rules[key] = ir.Rule(key, key, step.span, 0, self.slots.get(id(step), 0), None, self.block(step.value))
+            return ir.Step(kind, step.span, key)
+        if kind in ("expect", "take", "legal", "illegal"):
+            return ir.Step(kind, step.span, self.expr(step.value))
+        return ir.Step(kind, step.span, step.value, step.name)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts) -> tuple:
+        return tuple(self.stmt(s) for s in stmts)
+
+    def stmt(self, s):
+        return getattr(self, "st_" + type(s).__name__)(s)
+
+    def st_Let(self, s):
+        return ir.Let(s.span, self.slots[id(s)], self.expr(s.value))
+
+    def st_Assign(self, s):
+        return ir.Assign(s.span, self.expr(s.target), s.op, self.expr(s.value))
+
+    def st_AddTo(self, s):
+        return ir.AddTo(s.span, self.expr(s.target), self.expr(s.value))
+
+    def st_RemoveFrom(self, s):
+        return ir.RemoveFrom(s.span, self.expr(s.target), self.expr(s.value))
+
+    def st_Move(self, s):
+        return ir.Move(s.span, self.expr(s.what), self.expr(s.to), s.bottom)
+
+    def st_Shuffle(self, s):
+        return ir.Shuffle(s.span, self.expr(s.zone))
+
+    def st_Say(self, s):
+        return ir.Say(s.span, self.expr(s.text))
+
+    def st_ExprStmt(self, s):
+        call = s.expr
+        sym = self.refs[id(call)]
+        return ir.CallRule(s.span, sym.name or sym.decl.name, tuple(self.expr(a) for a in call.args))
+
+    def st_Signal(self, s):
+        return ir.Signal(s.span, s.event, tuple(self.expr(a) for a in s.args))
+
+    def st_Pass(self, s):
+        return ir.Pass(s.span)
+
+    def st_Stop(self, s):
+        return ir.Stop(s.span)
+
+    def st_If(self, s):
+        return ir.If(s.span, tuple((self.expr(c), self.block(b)) for c, b in s.branches),
+                     self.block(s.otherwise) if s.otherwise is not None else None)
+
+    def st_For(self, s):
+        return ir.For(s.span, self.slots[id(s)], self.slots[(id(s), "list")], self.slots[(id(s), "index")],
+                      self.expr(s.iterable), self.block(s.body))
+
+    def st_While(self, s):
+        return ir.While(s.span, self.expr(s.cond), self.block(s.body))
+
+    def st_Repeat(self, s):
+        return ir.Repeat(s.span, self.slots[(id(s), "count")], self.expr(s.count), self.block(s.body))
+
+    def st_Choose(self, s):
+        domain = self.expr(s.domain)
+        dtyp = self.types[id(s.domain)]
+        if isinstance(self.refs.get(id(s.domain)), (EnumSym, CardSym)) and isinstance(s.domain, ast.Name):
+            elem = dtyp.elem
+        else:
+            elem = T.element_of(dtyp)
+        return ir.Choose(s.span, self.expr(s.chooser), s.may, self.slots[id(s)], domain, elem,
+                         self.expr(s.where) if s.where is not None else None,
+                         self.expr(s.label) if s.label is not None else None,
+                         self.expr(s.pass_label) if s.pass_label is not None else None,
+                         self.block(s.body), self.block(s.otherwise) if s.otherwise is not None else None)
+
+    # ----------------------------------------------------------- expressions
+    def expr(self, e):
+        node = getattr(self, "ex_" + type(e).__name__)(e)
+        cast = self.c.downcasts.get(id(e))
+        if cast is not None:
+            many = isinstance(cast, tuple)
+            name = cast[1] if many else cast
+            typ = T.ListT(T.CardT(name)) if many else T.CardT(name)
+            return ir.Cast(typ, e.span, node, name, many)
+        return node
+
+    def typ(self, e):
+        return self.types.get(id(e), T.ANY)
+
+    def ex_IntLit(self, e):
+        return ir.Const(T.INT, e.span, int(e.value))
+
+    def ex_BoolLit(self, e):
+        return ir.Const(T.BOOL, e.span, bool(e.value))
+
+    def ex_RangeLit(self, e):
+        return ir.Fixed(T.ListT(T.INT), e.span, "range", "", e.lo, e.hi)
+
+    def ex_Template(self, e):
+        return ir.Text(T.STR, e.span, tuple(p if isinstance(p, str) else self.expr(p) for p in e.parts))
+
+    def ex_Name(self, e):
+        sym = self.refs[id(e)]
+        typ = self.typ(e)
+        if isinstance(sym, LocalSym):
+            return ir.Local(typ, e.span, sym.slot)
+        if isinstance(sym, (OptionSym, VarSym)):
+            return ir.Var(typ, e.span, sym.slot)
+        if isinstance(sym, EnumValueSym):
+            return ir.Const(typ, e.span, sym.index)
+        if isinstance(sym, EnumSym):
+            return ir.Fixed(typ, e.span, "enum", sym.decl.name if hasattr(sym.decl, "name") else sym.type.name,
+                            0, len(sym.type.values) - 1)
+        if isinstance(sym, CardSym):
+            return ir.Fixed(typ, e.span, "cards", sym.decl.name)
+        if isinstance(sym, CardsSym):
+            return ir.Fixed(typ, e.span, "card set", sym.decl.name)
+        if isinstance(sym, ZoneSym):
+            return ir.Zone(typ, e.span, sym.decl.name)
+        if isinstance(sym, DefSym):
+            return ir.DefCall(typ, e.span, sym.decl.name, ())
+        if isinstance(sym, TeamValue):
+            return ir.Const(T.TEAM, e.span, sym.index)
+        if isinstance(sym, BuiltinValue):
+            return ir.Special(typ, e.span, sym.name)
+        raise AssertionError(f"unresolved name {e.id}")
+
+    def ex_Attr(self, e):
+        ref = self.refs.get(id(e))
+        typ = self.typ(e)
+        if isinstance(ref, EnumValueSym):
+            return ir.Const(typ, e.span, ref.index)
+        obj = self.expr(e.obj)
+        if ref in ("owner", "zone", "team", "seat"):
+            return ir.Property(typ, e.span, ref, obj)
+        if isinstance(ref, tuple) and ref[0] == "field":
+            return ir.CardField(typ, e.span, ref[1], ref[2], obj)
+        if isinstance(ref, ZoneSym):
+            return ir.Zone(typ, e.span, ref.decl.name, obj)
+        if isinstance(ref, VarSym):
+            return ir.OwnedVar(typ, e.span, ref.slot, obj)
+        raise AssertionError(f"unresolved attribute {e.name}")
+
+    def ex_Call(self, e):
+        ref = self.refs.get(id(e))
+        typ = self.typ(e)
+        if isinstance(ref, DefSym):
+            return ir.DefCall(typ, e.span, ref.decl.name, tuple(self.expr(a) for a in e.args))
+        if isinstance(ref, tuple) and ref[0] == "card named":
+            return ir.CardNamed(typ, e.span, ref[1], ref[2])
+        if isinstance(ref, CardSym):
+            return ir.MakeCard(typ, e.span, ref.decl.name, tuple(self.expr(a) for a in e.args))
+        if isinstance(ref, tuple) and ref[0] == "builtin":
+            return ir.BuiltinCall(typ, e.span, ref[1], tuple(self.expr(a) for a in e.args))
+        raise AssertionError(f"unresolved call {e.func}")
+
+    def ex_Index(self, e):
+        otyp = self.typ(e.obj)
+        typ = self.typ(e)
+        if isinstance(otyp, T.TableT):
+            table = self.expr(e.obj)
+            key = self.expr(e.index)
+            if isinstance(otyp.key, tuple):
+                _, lo, hi = otyp.key
+                return ir.TableEntry(typ, e.span, table, key, "range", lo, hi - lo + 1)
+            if isinstance(otyp.key, T.CardT):
+                return ir.TableEntry(typ, e.span, table, key, "card", card_type=otyp.key.name)
+            return ir.TableEntry(typ, e.span, table, key, "direct")
+        return ir.Index(typ, e.span, self.expr(e.obj), self.expr(e.index))
+
+    def ex_ListLit(self, e):
+        return ir.ListLit(self.typ(e), e.span, tuple(self.expr(i) for i in e.items))
+
+    def ex_Cond(self, e):
+        return ir.Cond(self.typ(e), e.span, self.expr(e.test), self.expr(e.then), self.expr(e.other))
+
+    def ex_BinOp(self, e):
+        return ir.BinOp(self.typ(e), e.span, e.op, self.expr(e.left), self.expr(e.right))
+
+    def ex_Compare(self, e):
+        return ir.Compare(self.typ(e), e.span, e.op, self.expr(e.left), self.expr(e.right))
+
+    def ex_BoolOp(self, e):
+        return ir.BoolOp(self.typ(e), e.span, e.op, self.expr(e.left), self.expr(e.right))
+
+    def ex_Not(self, e):
+        return ir.Not(self.typ(e), e.span, self.expr(e.operand))
+
+    def ex_Neg(self, e):
+        return ir.Neg(self.typ(e), e.span, self.expr(e.operand))
+
+    def ex_Comprehension(self, e):
+        fors = tuple(ir.CompFor(self.slots[id(f)], self.expr(f.iterable),
+                                self.expr(f.cond) if f.cond is not None else None, f.span) for f in e.fors)
+        return ir.Comprehension(self.typ(e), e.span, self.expr(e.element), fors)
+
+    def ex_BestBy(self, e):
+        return ir.BestBy(self.typ(e), e.span, self.slots[id(e)], self.expr(e.iterable), self.expr(e.key))
+
+
+def _option_value(opt, node):
+    """The stored value of `option name = value` in a scenario (checked to be a constant)."""
+    if opt.kind == "choice":
+        return opt.type.values.index(node.id)
+    if opt.kind == "bool":
+        return node.value
+    if isinstance(node, ast.Neg):
+        return -node.operand.value
+    return node.value
+
+
+def lower(checker) -> ir.Program:
+    return Lowerer(checker).program()

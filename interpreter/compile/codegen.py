@@ -1,0 +1,64 @@
+"""Where generated Python becomes code: one namespace per game, constants, and a line → span map.
+
+Only the compiler writes this source, and only from the typed IR: names in it
+are generated (K12 for a constant, D3 for a def, R4/W5 for rules, v7 for a
+local, rt_top for a runtime helper); no text of a rule file is ever code.
+Every function is compiled under a file name such as `<rules rule refill>` and
+registered with the span of each of its lines, so a failure inside it names
+the rule, file and line (see engine.machine).
+"""
+from __future__ import annotations
+
+from ..runtime.errors import StepBudgetSpent
+from ..runtime.helpers import HELPERS
+from .codecache import CodeCache
+
+SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict,
+                 "range": range, "reversed": reversed, "int": int, "str": str, "True": True, "False": False}
+
+TICK = ("m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()")
+
+
+class Namespace:
+    """The globals every generated function of one game shares."""
+
+    def __init__(self, cache_key: str | None):
+        self.cache = CodeCache(cache_key)
+        self.env: dict = dict(HELPERS)
+        self.env["__builtins__"] = dict(SAFE_BUILTINS)
+        self.env["StepBudgetSpent"] = StepBudgetSpent
+        self.const_names: dict = {}
+        self.keep: list = []          # constants stay alive, so their ids stay unique
+        self.lines: dict = {}         # generated file name -> (rule label, span of each line)
+        self.count = 0
+
+    def const(self, value) -> str:
+        """A name bound to `value` in the namespace (the same object gets the same name)."""
+        name = self.const_names.get(id(value))
+        if name is None:
+            name = f"K{len(self.const_names)}"
+            self.const_names[id(value)] = name
+            self.env[name] = value
+            self.keep.append(value)
+        return name
+
+    def bind(self, name: str, value) -> None:
+        self.env[name] = value
+
+    def fresh(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def define(self, name: str, head: str, lines, label: str, span=None):
+        """Compile `head` + indented `lines` [(indent, text, span)] into the namespace; return the function."""
+        filename = f"<rules {label}: {name}>"
+        source = head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _span in lines)
+        spans = [None, span] + [s for _ind, _text, s in lines]     # line 1 is the `def`
+        self.lines[filename] = (label, spans)
+        exec(self.cache.compile(source, filename, "exec"), self.env)  # noqa: S102 - generated from the typed IR only
+        return self.env[name]
+
+    def function(self, params: str, source: str, label: str = "expression", span=None):
+        """A function `(params) -> source`, e.g. a score or a label."""
+        name = self.fresh("E")
+        return self.define(name, f"def {name}({params}):", [(1, f"return {source}", span)], label, span)

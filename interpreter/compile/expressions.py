@@ -1,0 +1,266 @@
+"""IR expressions → Python source.
+
+Every value is plain data (see check.types): an expression becomes Python
+source over `m` (the state) and `v0, v1, …` (the locals of the function it is
+in), with fixed tables and constants bound by name in the namespace. Defs
+whose body binds no locals are inlined at their call sites when their
+arguments are free of calls; the others become functions `D3(m, v0, …)`.
+"""
+from __future__ import annotations
+
+from ..builtins import REGISTRY
+from ..check import ir
+from ..check import types as T
+from ..diagnostics import Diagnostic, did_you_mean
+
+# argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
+_SIMPLE = (ir.Local, ir.Var, ir.Const, ir.OwnedVar, ir.Zone, ir.CardField, ir.Special, ir.Index, ir.BinOp,
+           ir.Neg, ir.TableEntry)
+
+
+def _needs_game():
+    from .layout import NeedsGame
+    raise NeedsGame()
+
+
+class ExprGen:
+    def __init__(self, prog: ir.Program, layout, ns, diags):
+        self.prog = prog
+        self.layout = layout
+        self.ns = ns
+        self.diags = diags
+        self.def_names: dict = {}
+        self.inlining: set = set()
+        self.subst = None            # while a def is inlined: its parameter slots -> argument source
+        ns.bind("rt_needs_game", _needs_game)
+        ns.bind("rt_make_card", layout.make_card)
+
+    def const(self, value) -> str:
+        return self.ns.const(value)
+
+    def src(self, e) -> str:
+        return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def seq(self, e) -> str:
+        """Source of something iterable: a zone's card list, or the tuple itself."""
+        source = self.src(e)
+        return f"m.zones[{source}]" if isinstance(e.type, T.ZoneT) else source
+
+    def local(self, slot: int) -> str:
+        if self.subst is not None and slot in self.subst:
+            return self.subst[slot]
+        return f"v{slot}"
+
+    @staticmethod
+    def is_simple(e) -> bool:
+        """Cheap to evaluate twice: names, numbers, fields, indexing, sums — no calls."""
+        return all(isinstance(n, _SIMPLE) for n in ir.walk(e))
+
+    # ------------------------------------------------------------ leaves
+    def ex_Const(self, e):
+        if e.type is T.BOOL:
+            return "True" if e.value else "False"
+        return repr(int(e.value))
+
+    def ex_Local(self, e):
+        return self.local(e.slot)
+
+    def ex_Var(self, e):
+        return f"m.vars[{e.slot}]"
+
+    def ex_OwnedVar(self, e):
+        return f"m.vars[{e.slot}][{self.src(e.owner)}]"
+
+    def ex_TableEntry(self, e):
+        table, key = self.src(e.table), self.src(e.key)
+        if e.key_kind == "range":
+            return f"{table}[rt_slot({key}, {e.lo}, {e.size})]"
+        if e.key_kind == "card":
+            return f"{table}[{self.const(self.layout.card_positions(e.card_type))}[{key}]]"
+        return f"{table}[{key}]"
+
+    def ex_Zone(self, e):
+        base = self.layout.zone_base[e.zone]
+        if e.owner is None:
+            return str(base)
+        return f"({base} + {self.src(e.owner)})"
+
+    def ex_CardField(self, e):
+        table = self.layout.field_tables.get((e.card_type, e.field))
+        if table is None:
+            return "rt_needs_game()"
+        return f"{self.const(table)}[{self.src(e.card)}]"
+
+    def ex_Property(self, e):
+        obj = self.src(e.obj)
+        if e.name == "owner":
+            return f"rt_owner(m, {obj})"
+        if e.name == "zone":
+            return f"rt_zone_of(m, {obj})"
+        if e.name == "team":
+            return f"(({obj}) % {self.layout.team_count})"
+        return f"(({obj}) + 1)"       # seat
+
+    def fixed(self, e):
+        """The elements of a collection fixed at load, or None if not known yet (while cards are made)."""
+        if e.kind == "range" or e.kind == "enum":
+            return tuple(range(e.lo, e.hi + 1))
+        if e.kind == "cards":
+            return self.layout.cards_by_type.get(e.name, ()) if self.layout.cards_done else None
+        return self.layout.card_sets.get(e.name)
+
+    def ex_Fixed(self, e):
+        values = self.fixed(e)
+        return "rt_needs_game()" if values is None else self.const(values)
+
+    def ex_Special(self, e):
+        if e.name == "players":
+            return f"{self.const(tuple(tuple(range(n)) for n in range(self.layout.max_players + 1)))}[m.n]"
+        if e.name == "player_count":
+            return "m.n"
+        if e.name == "teams":
+            return self.const(tuple(range(self.layout.team_count)))
+        return "rt_winners(m)"
+
+    def ex_Text(self, e):
+        pieces = []
+        for part in e.parts:
+            if isinstance(part, str):
+                pieces.append(self.const(part))
+            else:
+                fmt = self.const(self.layout.formatter(part.type))
+                pieces.append(f"{fmt}(m, {self.src(part)})")
+        if not pieces:
+            return self.const("")
+        if len(pieces) == 1 and all(isinstance(p, str) for p in e.parts):
+            return pieces[0]
+        return '"".join((' + ", ".join(pieces) + ",))"
+
+    def ex_CardNamed(self, e):
+        ids = [i for i in self.layout.cards_by_type.get(e.card_type, ()) if self.layout.card_names[i] == e.wanted] \
+            if self.layout.card_names else []
+        if not ids:
+            names = [self.layout.card_names[i] for i in self.layout.cards_by_type.get(e.card_type, ())] \
+                if self.layout.card_names else []
+            self.diags.append(Diagnostic(e.span, f"there is no {e.card_type} named '{e.wanted}'",
+                                         did_you_mean(e.wanted, names)))
+            return "None"
+        return str(ids[0])
+
+    def ex_MakeCard(self, e):
+        args = ", ".join(self.src(a) for a in e.args)
+        return f"rt_make_card(m, {self.const(e.card_type)}, ({args},))"
+
+    def ex_Cast(self, e):
+        inner = self.seq(e.expr) if isinstance(e.expr.type, T.ZoneT) else self.src(e.expr)
+        check = "rt_cast_all" if e.many else "rt_cast"
+        return f"{check}(m, {inner}, {self.const(self.layout.card_positions(e.card_type))}, {self.const(e.card_type)})"
+
+    # ------------------------------------------------------------ calls
+    def ex_DefCall(self, e):
+        d = self.prog.defs[e.name]
+        if e.name not in self.inlining and not d.binds_locals and all(self.is_simple(a) for a in e.args):
+            # `strength(c)` becomes its body with `c` in place: no call in the inner loop
+            self.inlining.add(e.name)
+            saved = self.subst
+            self.subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+            try:
+                return f"({self.src(d.body)})"
+            finally:
+                self.subst = saved
+                self.inlining.discard(e.name)
+        fname = self.def_names.get(e.name)
+        if fname is None:
+            fname = self.ns.fresh("D")
+            self.def_names[e.name] = fname
+            params = ", ".join(["m"] + [f"v{i}" for i in range(d.params)])
+            saved, self.subst = self.subst, None
+            body = self.src(d.body)
+            self.subst = saved
+            self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
+        return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
+
+    def ex_BuiltinCall(self, e):
+        first = e.args[0] if e.args else None
+        a = "" if first is None or isinstance(first, ir.BestBy) else self.seq(first)
+        return REGISTRY[e.name].emit(self, e, a)
+
+    @staticmethod
+    def is_best_by(call) -> bool:
+        return bool(call.args) and isinstance(call.args[0], ir.BestBy)
+
+    def best_by(self, call, helper) -> str:
+        b = call.args[0]
+        return f"{helper}({self.seq(b.iterable)}, lambda v{b.slot}: {self.src(b.key)})"
+
+    def iterated(self, e) -> str:
+        """Source of something to go through once: a comprehension becomes a generator (any/all stop early)."""
+        if isinstance(e, ir.Comprehension):
+            return f"({self.comprehension(e)})"
+        return self.seq(e)
+
+    def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
+        raise AssertionError("BestBy outside a builtin")
+
+    # ------------------------------------------------------------ operators
+    def ex_Index(self, e):
+        return f"rt_index({self.seq(e.seq)}, {self.src(e.index)})"
+
+    def ex_ListLit(self, e):
+        if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
+            return self.src(e.items[0])
+        parts = [f"*{self.src(i)}" if isinstance(i, ir.Comprehension) else self.src(i) for i in e.items]
+        return "(" + ", ".join(parts) + ",)" if parts else "()"
+
+    def ex_Cond(self, e):
+        return f"(({self.src(e.then)}) if ({self.src(e.test)}) else ({self.src(e.other)}))"
+
+    def ex_BinOp(self, e):
+        a, b = self.src(e.left), self.src(e.right)
+        op = e.op
+        if op == "+" and isinstance(e.type, T.ListT):
+            return f"(tuple({self.seq(e.left)}) + tuple({self.seq(e.right)}))"
+        if op in ("+", "-", "*"):
+            return f"(({a}) {op} ({b}))"
+        constant = isinstance(e.right, ir.Const) and e.right.value != 0
+        if op == "/":
+            return f"(({a}) // {b})" if constant else f"rt_div({a}, {b})"
+        return f"(({a}) % {b})" if constant else f"rt_mod({a}, {b})"
+
+    def ex_Compare(self, e):
+        a, b = self.src(e.left), self.src(e.right)
+        op = e.op
+        if op in ("in", "not in"):
+            if isinstance(e.right.type, T.ZoneT):
+                return f"(m.where[{a}] {'==' if op == 'in' else '!='} ({b}))"
+            if isinstance(e.right, ir.Fixed):
+                values = self.fixed(e.right)
+                if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
+                    return f"(({a}) {op} {self.const(frozenset(values))})"
+            return f"(({a}) {op} ({b}))"
+        lt, rt = e.left.type, e.right.type
+        if isinstance(lt, T.ZoneT) != isinstance(rt, T.ZoneT) and op in ("==", "!="):
+            # a zone compared with a list: compare the cards, bottom first
+            return f"(tuple({self.seq(e.left)}) {op} tuple({self.seq(e.right)}))"
+        return f"(({a}) {op} ({b}))"
+
+    def ex_BoolOp(self, e):
+        return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
+
+    def ex_Not(self, e):
+        return f"(not ({self.src(e.operand)}))"
+
+    def ex_Neg(self, e):
+        return f"(-({self.src(e.operand)}))"
+
+    def comprehension(self, e) -> str:
+        clauses = []
+        for f in e.fors:
+            clause = f"for v{f.slot} in {self.seq(f.iterable)}"
+            if f.cond is not None:
+                clause += f" if {self.src(f.cond)}"
+            clauses.append(clause)
+        return f"{self.src(e.element)} {' '.join(clauses)}"
+
+    def ex_Comprehension(self, e):
+        return f"tuple([{self.comprehension(e)}])"

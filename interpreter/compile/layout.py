@@ -1,0 +1,196 @@
+"""The fixed shape of a game, decided at load: components, zone instances, variable slots, universes.
+
+Cards are made once, by evaluating the `cards` declarations against a stand-in
+state that refuses any use of the game; each card is then an integer id with a
+per-field table and a display name. A zone becomes one instance (shared), one
+per seat up to the most players (`per player`) or one per team (`per team`).
+A choice's options come from a universe fixed here, which is what makes every
+game's action space bounded.
+"""
+from __future__ import annotations
+
+from ..check import types as T
+from ..runtime.errors import RuleFailure
+
+SHARED = -1
+
+
+def team_owner(team: int) -> int:
+    """How a zone instance owned by a team is recorded in `zone_instance_owner`."""
+    return -(team + 2)
+
+
+def owner_team(owner: int) -> int | None:
+    """The team owning a zone instance, or None (a seat's or a shared instance)."""
+    return -owner - 2 if owner <= -2 else None
+
+
+class NeedsGame(Exception):
+    """A load-time expression used the game (options, players, state)."""
+
+
+class ConstantState:
+    """Stands in for a game while cards are made at load: any use of the game fails."""
+
+    def __init__(self, layout):
+        self._layout = layout
+        self.names = ()
+
+    @property
+    def program(self):
+        return self._layout
+
+    def __getattr__(self, name):
+        raise NeedsGame()
+
+
+class Layout:
+    def __init__(self, prog):
+        self.prog = prog
+        self.max_players = prog.max_players
+        self.team_count = max(1, len(prog.teams))
+        self.teams = prog.teams
+        self.card_types: list[str] = []     # card id -> type name
+        self.card_values: list[tuple] = []  # card id -> field values
+        self.card_sets: dict = {}           # name -> tuple of ids, once evaluated
+        self.field_tables: dict = {}        # (type, field) -> tuple, card id -> value
+        self.cards_by_type: dict = {}
+        self.card_names: tuple = ()
+        self.positions: dict = {}
+        self.zone_base: dict = {}
+        self.cards_done = False
+
+    # ------------------------------------------------------------ cards
+    def make_card(self, m, type_name, values):
+        if not isinstance(m, ConstantState):
+            raise RuleFailure("cards can only be made when the game loads")
+        self.card_types.append(type_name)
+        self.card_values.append(tuple(values))
+        return len(self.card_types) - 1
+
+    def finish_cards(self):
+        """Field tables and ids by type, once every card set is made."""
+        n = len(self.card_types)
+        for ct in self.prog.cards:
+            for pos, (fname, _t) in enumerate(ct.fields):
+                table = [None] * n
+                for i, (tname, values) in enumerate(zip(self.card_types, self.card_values)):
+                    if tname == ct.name:
+                        table[i] = values[pos]
+                self.field_tables[(ct.name, fname)] = tuple(table)
+        self.cards_by_type = {ct.name: tuple(i for i, t in enumerate(self.card_types) if t == ct.name)
+                              for ct in self.prog.cards}
+        self.cards_done = True
+
+    def card_positions(self, type_name):
+        """card id -> its position among the cards of its type (the slot in a table keyed by that type)."""
+        if type_name not in self.positions:
+            table = [None] * len(self.card_types)
+            for i, c in enumerate(self.cards_by_type.get(type_name, ())):
+                table[c] = i
+            self.positions[type_name] = tuple(table)
+        return self.positions[type_name]
+
+    # ------------------------------------------------------------ zones
+    def zone_instances(self):
+        """(ZoneInfo-like rows, instance names, instance owners): per-player zones get max_players instances."""
+        rows, names, owners = [], [], []
+        for z in self.prog.zones:
+            count = self.max_players if z.owner == "player" else (self.team_count if z.owner == "team" else 1)
+            base = len(names)
+            self.zone_base[z.name] = base
+            rows.append((z, base, count))
+            for k in range(count):
+                if z.owner == "player":
+                    names.append(f"{z.name} of player {k + 1}")
+                    owners.append(k)
+                elif z.owner == "team":
+                    names.append(f"{z.name} of team {self.teams[k]}")
+                    owners.append(team_owner(k))
+                else:
+                    names.append(z.name)
+                    owners.append(SHARED)
+        self.zone_instance_names = tuple(names)
+        return rows, tuple(names), tuple(owners)
+
+    # ------------------------------------------------------------ keys and universes
+    def key_count(self, key) -> int:
+        if isinstance(key, T.EnumT):
+            return len(key.values)
+        if isinstance(key, T.CardT):
+            return len(self.cards_by_type.get(key.name, ()))
+        if key is T.PLAYER:
+            return self.max_players
+        return key[2] - key[1] + 1
+
+    def universe(self, elem, domain):
+        """(size, value -> position, position -> value) of a choice's fixed universe of options."""
+        if isinstance(elem, T.CardT):
+            ids = self.cards_by_type.get(elem.name, ())
+            pos = {c: i for i, c in enumerate(ids)}
+            return len(ids), pos.__getitem__, ids.__getitem__
+        if isinstance(elem, T.EnumT):
+            return len(elem.values), int, int
+        if isinstance(elem, T.ZoneT):
+            return len(self.zone_instance_names), int, int
+        if elem is T.PLAYER:
+            return self.max_players, int, int
+        if elem is T.TEAM:
+            return self.team_count, int, int
+        if elem is T.BOOL:
+            return 2, int, bool
+        if elem is T.INT and getattr(domain, "kind", None) == "range":
+            lo = domain.lo
+            return domain.hi - lo + 1, (lambda v: v - lo), (lambda p: p + lo)
+        return len(self.card_types), int, int
+
+    # ------------------------------------------------------------ text for people
+    def formatter(self, typ):
+        """value -> text for people, by static type."""
+        if typ is T.PLAYER:
+            return lambda m, v: m.names[v] if 0 <= v < len(m.names) else f"Player {v + 1}"
+        if isinstance(typ, T.CardT) or typ is T.ANYCARD:
+            return lambda m, v: m.program.card_names[v] if v is not None else "no card"
+        if isinstance(typ, T.EnumT):
+            values = typ.values
+            return lambda m, v: values[v]
+        if typ is T.TEAM:
+            teams = self.teams
+            return lambda m, v: teams[v]
+        if typ is T.BOOL:
+            return lambda m, v: "yes" if v else "no"
+        if isinstance(typ, T.ListT):
+            inner = self.formatter(typ.elem)
+            return lambda m, v: ", ".join(inner(m, x) for x in v) if v else "nothing"
+        if isinstance(typ, T.TableT):
+            return self._table_formatter(typ)
+        if isinstance(typ, T.ZoneT):
+            inner = self.formatter(typ.elem)
+            return lambda m, v: ", ".join(inner(m, x) for x in m.zones[v]) if m.zones[v] else "nothing"
+        return lambda m, v: str(v)
+
+    def _table_formatter(self, typ):
+        inner = self.formatter(typ.value)
+        key = typ.key
+        if key is T.PLAYER:
+            return lambda m, v: ", ".join(f"{m.names[i]}: {inner(m, x)}" for i, x in enumerate(v[:m.n]))
+        if isinstance(key, T.EnumT):
+            keys = key.values
+        elif isinstance(key, T.CardT):
+            keys = [self.card_names[c] for c in self.cards_by_type.get(key.name, ())]
+        else:
+            keys = [str(k) for k in range(key[1], key[2] + 1)]
+        return lambda m, v: ", ".join(f"{k}: {inner(m, x)}" for k, x in zip(keys, v))
+
+
+def default_of(typ):
+    """A variable's value before anything is assigned."""
+    if typ is T.INT:
+        return 0
+    if typ is T.BOOL:
+        return False
+    if typ is T.PLAYER or typ is T.TEAM or isinstance(typ, T.EnumT):
+        return 0
+    if isinstance(typ, T.ListT):
+        return ()
+    return None

@@ -1,0 +1,438 @@
+"""IR rules → Python functions: plain ones for rules that never wait, resumable ones for the others.
+
+Most rules never wait for a decision (refilling hands, finding a trick's
+winner, scoring): a fixpoint over calls and signals finds them, and each
+becomes `def R3(m, v0, v1): …` with its locals as Python locals, called
+directly.
+
+A rule that can wait (it holds a choice, or calls or signals one that can)
+becomes one function `def W4(m, fr): …` that starts or resumes at the
+position kept in its frame `fr = [rule index, pc, local 0, local 1, …]`. Its
+body is cut into numbered blocks at the points where it can wait, and runs in
+a `while True:` over `if pc == k:` tests in block order, so falling into the
+next block or jumping forward costs one comparison per block skipped and only
+loops jump back. Statements with no waiting point inside (most of them) stay
+structured Python within their block. The locals are loaded from the frame on
+entry and stored back only when the rule waits, so the position is always
+plain data in the state — it can be copied, saved and loaded mid-rule — and
+no Python generator is involved. Calls between waiting rules are direct Python
+calls; a rule returns True when it waits (its callers then record where they
+stand and return True too) and False when it is done.
+"""
+from __future__ import annotations
+
+from ..check import ir
+from ..check import types as T
+from .codegen import TICK
+from .program import ChoiceInfo
+
+OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
+
+
+def _children(s):
+    """The statement lists nested in a statement."""
+    if isinstance(s, ir.If):
+        return [body for _cond, body in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
+    if isinstance(s, (ir.For, ir.While, ir.Repeat)):
+        return [s.body]
+    if isinstance(s, ir.Choose):
+        return [s.body] + ([s.otherwise] if s.otherwise is not None else [])
+    return []
+
+
+def analyse_waiting(prog: ir.Program) -> dict:
+    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
+    facts = {}
+    for key, rule in prog.rules.items():
+        choose, calls, signals = False, set(), set()
+        stack = list(rule.body)
+        while stack:
+            s = stack.pop()
+            if isinstance(s, ir.Choose):
+                choose = True
+            elif isinstance(s, ir.CallRule):
+                calls.add(s.rule)
+            elif isinstance(s, ir.Signal):
+                signals.update(prog.events.get(s.event, ()))
+            for body in _children(s):
+                stack.extend(body)
+        facts[key] = (choose, calls | signals)
+    waits = {key: f[0] for key, f in facts.items()}
+    changed = True
+    while changed:
+        changed = False
+        for key, (_choose, callees) in facts.items():
+            if not waits[key] and any(waits.get(c, True) for c in callees):
+                waits[key] = True
+                changed = True
+    return waits
+
+
+class _Label:
+    __slots__ = ("block",)
+
+    def __init__(self):
+        self.block = -1
+
+
+class RuleGen:
+    """Generates every rule's function into the namespace; choices are numbered as they are met."""
+
+    def __init__(self, prog, layout, ns, exprs, has_anytime: bool):
+        self.prog = prog
+        self.layout = layout
+        self.ns = ns
+        self.x = exprs
+        self.waits = analyse_waiting(prog)
+        self.index = {key: i for i, key in enumerate(prog.rules)}
+        self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
+        self.choices: list[ChoiceInfo] = []
+        self.action_count = 0
+        self.has_anytime = has_anytime
+
+    # ------------------------------------------------------------ rules that never wait
+    def native(self, rule: ir.Rule):
+        """`def R3(m, v0, …):` and its frame entry `def F3(m, fr)` (for a rule started from the stack)."""
+        lines = []
+        if rule.where is not None:
+            lines.append((1, f"if not ({self.x.src(rule.where)}): return", rule.where.span))
+        self.nat_block(rule.body, lines, 1, rule.span)
+        name = self.names[rule.key]
+        params = ", ".join(["m"] + [f"v{i}" for i in range(rule.params)])
+        self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
+        i = self.index[rule.key]
+        args = "".join(f", fr[{k + OFFSET}]" for k in range(rule.params))
+        entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
+                               [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
+        return entry, [rule.span]
+
+    # ------------------------------------------------------------ statements, as structured Python
+    def nat_block(self, stmts, out, ind, span):
+        start = len(out)
+        for s in stmts:
+            getattr(self, "nat_" + type(s).__name__)(s, out, ind)
+        if len(out) == start:
+            out.append((ind, "pass", span))
+
+    def nat_Let(self, s, out, ind):
+        out.append((ind, f"v{s.slot} = {self.x.src(s.value)}", s.span))
+
+    def nat_Assign(self, s, out, ind):
+        out.append((ind, f"{self.x.src(s.place)} {s.op} {self.x.src(s.value)}", s.span))
+
+    def nat_AddTo(self, s, out, ind):
+        place = self.x.src(s.place)
+        out.append((ind, f"{place} = tuple({place}) + ({self.x.src(s.value)},)", s.span))
+
+    def nat_RemoveFrom(self, s, out, ind):
+        place = self.x.src(s.place)
+        out.append((ind, f"{place} = rt_remove({place}, {self.x.src(s.value)})", s.span))
+
+    def nat_Move(self, s, out, ind):
+        x = self.x
+        to = x.src(s.to)
+        bottom = "True" if s.bottom else "False"
+        wtyp = s.what.type
+        if isinstance(wtyp, T.ZoneT):
+            out.append((ind, f"rt_move_zone(m, {x.src(s.what)}, {to}, {bottom})", s.span))
+        elif isinstance(wtyp, T.ListT):
+            out.append((ind, f"rt_move_list(m, {x.src(s.what)}, {to}, {bottom})", s.span))
+        elif isinstance(s.what, ir.BuiltinCall) and s.what.name == "top" and not s.bottom:
+            # `move top(Z) to X`: pop the top card instead of searching for it
+            zone = x.src(s.what.args[0])
+            out.append((ind, f"_z = {zone}; _d = {to}", s.span))
+            out.append((ind, "_c = (m.zones[_z] or rt_top(m, _z)).pop(); m.zones[_d].append(_c); m.where[_c] = _d", s.span))
+        else:
+            put = "m.zones[_d].insert(0, _c)" if s.bottom else "m.zones[_d].append(_c)"
+            out.append((ind, f"_c = {x.src(s.what)}; _d = {to}; _s = m.where[_c]", s.span))
+            out.append((ind, "if _s >= 0: m.zones[_s].remove(_c)", s.span))
+            out.append((ind, f"{put}; m.where[_c] = _d", s.span))
+
+    def nat_Shuffle(self, s, out, ind):
+        out.append((ind, f"rt_shuffle(m, m.zones[{self.x.src(s.zone)}])", s.span))
+
+    def nat_Say(self, s, out, ind):
+        out.append((ind, f"if m.sink is not None: m.sink.append({self.x.src(s.text)})", s.span))
+
+    def nat_CallRule(self, s, out, ind):
+        args = ", ".join(["m"] + [self.x.src(a) for a in s.args])
+        out.append((ind, f"{self.names[s.rule]}({args})", s.span))
+
+    def nat_Signal(self, s, out, ind):
+        handlers = self.prog.events.get(s.event, ())
+        args = [self.x.src(a) for a in s.args]
+        if not handlers:
+            return
+        temp = self.ns.fresh("_e")
+        out.append((ind, f"{temp} = ({', '.join(args)}{',' if args else ''})", s.span))
+        for h in handlers:
+            out.append((ind, f"{self.names[h]}(m, *{temp})", s.span))
+
+    def nat_Pass(self, s, out, ind):
+        out.append((ind, "pass", s.span))
+
+    def nat_Stop(self, s, out, ind):
+        out.append((ind, self.stop_text, s.span))
+
+    def nat_If(self, s, out, ind):
+        for k, (cond, body) in enumerate(s.branches):
+            out.append((ind, f"{'if' if k == 0 else 'elif'} {self.x.src(cond)}:", cond.span))
+            self.nat_block(body, out, ind + 1, s.span)
+        if s.otherwise is not None:
+            out.append((ind, "else:", s.span))
+            self.nat_block(s.otherwise, out, ind + 1, s.span)
+
+    def nat_For(self, s, out, ind):
+        # A `for` goes through a fixed sequence, so it needs no step budget. A zone is copied
+        # first (the body may move its cards); a list is already an immutable tuple.
+        seq = self.x.seq(s.iterable)
+        if isinstance(s.iterable.type, T.ZoneT):
+            seq = f"tuple({seq})"
+        out.append((ind, f"for v{s.slot} in {seq}:", s.span))
+        self.nat_block(s.body, out, ind + 1, s.span)
+
+    def nat_While(self, s, out, ind):
+        out.append((ind, f"while {self.x.src(s.cond)}:", s.span))
+        for line in TICK:
+            out.append((ind + 1, line, s.span))
+        self.nat_block(s.body, out, ind + 1, s.span)
+
+    def nat_Repeat(self, s, out, ind):
+        out.append((ind, f"for _ in range({self.x.src(s.count)}):", s.span))   # a fixed count: no budget needed
+        self.nat_block(s.body, out, ind + 1, s.span)
+
+    stop_text = "return"
+
+    # ------------------------------------------------------------ rules that wait
+    def waits_at(self, s) -> bool:
+        """Can this statement wait for a decision (so its block must be cut there)?"""
+        if isinstance(s, ir.Choose):
+            return True
+        if isinstance(s, ir.CallRule):
+            return self.waits[s.rule]
+        if isinstance(s, ir.Signal):
+            return any(self.waits[h] for h in self.prog.events.get(s.event, ()))
+        return any(self.waits_at(x) for body in _children(s) for x in body)
+
+    def resumable(self, rule: ir.Rule):
+        """`def W4(m, fr):` — see the module's docstring."""
+        self.rule = rule
+        self.blocks: list[list] = [[]]
+        self.block_spans = [rule.span]
+        self.closed = False
+        locals_ = ", ".join(f"v{k}" for k in range(rule.frame_size))
+        self.save = [f"fr[2:] = ({locals_},)"] if rule.frame_size else []
+        if rule.where is not None:
+            self.line(f"if not ({self.x.src(rule.where)}): return False", rule.where.span)
+        self.flat_block(rule.body)
+        self.line("return False", rule.span)
+        name = self.names[rule.key]
+        head = [(1, f"_, pc, {locals_} = fr" if rule.frame_size else "pc = fr[1]", rule.span), (1, "while True:", rule.span)]
+        lines = list(head)
+        for k, block in enumerate(self.blocks):
+            lines.append((2, f"if pc == {k}:", self.block_spans[k]))
+            for ind, text, span in block:
+                lines.append((3 + ind, text() if callable(text) else text, span))
+            if not block:
+                lines.append((3, "pass", self.block_spans[k]))
+        fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
+        return fn, list(self.block_spans)
+
+    def line(self, text, span, ind=0):
+        self.blocks[-1].append((ind, text, span))
+
+    def new_block(self, span) -> int:
+        """Start the next block; the one before falls into it unless it already left."""
+        k = len(self.blocks)
+        if not self.closed:
+            self.line(f"pc = {k}", span)
+        self.blocks.append([])
+        self.block_spans.append(span)
+        self.closed = False
+        return k
+
+    def place(self, label, span):
+        label.block = self.new_block(span)
+
+    def goto(self, label, span, ind=0):
+        """Set pc to a label's block; a jump back must go round the loop, a jump forward falls through."""
+        here = len(self.blocks) - 1
+        self.line(lambda: f"pc = {label.block}" + ("; continue" if label.block <= here else ""), span, ind)
+        if ind == 0:
+            self.closed = True
+
+    def waiting(self, resume: int, span, ind=0):
+        """Record where this rule stands and its locals, and return 'waiting'."""
+        for text in [f"fr[1] = {resume}"] + self.save + ["return True"]:
+            self.line(text, span, ind)
+
+    def flat_block(self, stmts):
+        run = []
+        for s in stmts:
+            if self.waits_at(s):
+                if run:
+                    self.nat_run(run)
+                    run = []
+                getattr(self, "flat_" + type(s).__name__)(s)
+            else:
+                run.append(s)
+        if run:
+            self.nat_run(run)
+
+    def nat_run(self, stmts):
+        out = []
+        saved, self.stop_text = self.stop_text, "return False"
+        for s in stmts:
+            getattr(self, "nat_" + type(s).__name__)(s, out, 0)
+        self.stop_text = saved
+        self.blocks[-1].extend(out)
+
+    def flat_CallRule(self, s):
+        frame = ", ".join([str(self.index[s.rule]), "0"] + [self.x.src(a) for a in s.args]
+                          + ["None"] * (self.prog.rules[s.rule].frame_size - len(s.args)))
+        self.line(f"_f = [{frame}]", s.span)
+        self.line("m.stack.append(_f)", s.span)
+        after = len(self.blocks)          # the block after this call
+        self.line(f"if {self.names[s.rule]}(m, _f):", s.span)
+        self.waiting(after, s.span, 1)
+        self.line("m.stack.pop()", s.span)
+        self.new_block(s.span)
+
+    def flat_Signal(self, s):
+        """Push a frame for every handler of the event, last first, so they run in declaration order."""
+        handlers = self.prog.events.get(s.event, ())
+        args = [self.x.src(a) for a in s.args]
+        self.line(f"_e = ({', '.join(args)}{',' if args else ''})", s.span)
+        self.line("_b = len(m.stack)", s.span)
+        for h in reversed(handlers):
+            pad = self.prog.rules[h].frame_size - len(args)
+            self.line(f"m.stack.append([{self.index[h]}, 0, *_e{', None' * pad}])", s.span)
+        after = len(self.blocks)
+        self.line("if rt_drive(m, _b):", s.span)
+        self.waiting(after, s.span, 1)
+        self.new_block(s.span)
+
+    def flat_If(self, s):
+        end = _Label()
+        targets = [_Label() for _ in s.branches]
+        other = _Label() if s.otherwise is not None else end
+        for k, (cond, _body) in enumerate(s.branches):
+            self.line(f"{'if' if k == 0 else 'elif'} {self.x.src(cond)}:", cond.span)
+            self.goto(targets[k], cond.span, 1)
+        self.line("else:", s.span)
+        self.goto(other, s.span, 1)
+        self.closed = True
+        for label, (_cond, body) in zip(targets, s.branches):
+            self.place(label, body[0].span if body else s.span)
+            self.flat_block(body)
+            self.goto(end, s.span)
+        if s.otherwise is not None:
+            self.place(other, s.otherwise[0].span if s.otherwise else s.span)
+            self.flat_block(s.otherwise)
+        self.place(end, s.span)
+
+    def loop(self, s, head_lines):
+        """A loop that can wait: a head block (`head_lines` set pc to the body or to the end), the body, back."""
+        end = _Label()
+        top = self.new_block(s.span)
+        body = _Label()
+        for text in head_lines:
+            self.line(text, s.span)
+        self.line("if _go:", s.span)
+        self.goto(body, s.span, 1)
+        self.line("else:", s.span)
+        self.goto(end, s.span, 1)
+        self.closed = True
+        self.place(body, s.span)
+        self.flat_block(s.body)
+        self.line(f"pc = {top}; continue", s.span)
+        self.closed = True
+        self.place(end, s.span)
+
+    def flat_While(self, s):
+        self.loop(s, list(TICK) + [f"_go = {self.x.src(s.cond)}"])
+
+    def flat_For(self, s):
+        seq = self.x.seq(s.iterable)
+        lst, i = f"v{s.list_slot}", f"v{s.index_slot}"
+        self.line(f"{lst} = tuple({seq})" if isinstance(s.iterable.type, T.ZoneT) else f"{lst} = {seq}", s.span)
+        self.line(f"{i} = 0", s.span)
+        self.loop(s, [f"_go = {i} < len({lst})",
+                      f"if _go: v{s.slot} = {lst}[{i}]; {i} += 1",
+                      f"else: {lst} = None"])
+
+    def flat_Repeat(self, s):
+        count = f"v{s.count_slot}"
+        self.line(f"{count} = {self.x.src(s.count)}", s.span)
+        self.loop(s, [f"_go = {count} > 0", f"{count} -= 1"])
+
+    def flat_Choose(self, s):
+        x = self.x
+        elem = s.elem
+        size, position, value_at = self.layout.universe(elem, s.domain)
+        fmt = self.layout.formatter(elem)
+        locals_ = ", ".join(f"v{k}" for k in range(self.rule.frame_size))
+        load = [(1, f"_, _, {locals_}, = fr", s.span)] if self.rule.frame_size else []
+        if s.label is not None:
+            lname = self.ns.fresh("L")
+            label = self.ns.define(lname, f"def {lname}(m, fr):", load + [(1, f"return {x.src(s.label)}", s.span)],
+                                   self.rule.label, s.span)
+        else:
+            k = s.slot + OFFSET
+
+            def label(m, fr, fmt=fmt):
+                return f"choose {fmt(m, fr[k])}"
+        if s.pass_label is not None:
+            pname = self.ns.fresh("P")
+            pass_label = self.ns.define(pname, f"def {pname}(m, fr):",
+                                        load + [(1, f"return {x.src(s.pass_label)}", s.span)], self.rule.label, s.span)
+        else:
+            def pass_label(m, fr):
+                return "pass"
+        info = ChoiceInfo(len(self.choices), self.rule.key.split("@")[0], s.span, s.may, self.action_count, size, position,
+                          value_at, s.slot + OFFSET, label, pass_label)
+        self.action_count += size + (1 if s.may else 0)
+        self.choices.append(info)
+        skip, end = _Label(), _Label()
+        ask = self.new_block(s.span)
+        seq = x.seq(s.domain)
+        var = f"v{s.slot}"
+        if s.where is not None:
+            self.line(f"_xs = [{var} for {var} in {seq} if {x.src(s.where)}]", s.span)
+        else:
+            self.line(f"_xs = {seq}", s.span)
+        self.line("_xs = tuple(dict.fromkeys(_xs))" if not isinstance(s.domain.type, T.ZoneT) else "_xs = tuple(_xs)", s.span)
+        self.line("if _xs:", s.span)
+        ids = self.ids_src(elem, s.domain, info)
+        if s.may:
+            ids = f"{ids} + ({info.offset + size},)"
+        self.line(f"_ids = {ids}", s.span, 1)
+        self.line(f"_who = {x.src(s.chooser)}", s.span, 1)
+        if self.has_anytime:
+            self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
+        self.line(f"m.pending = ({info.index}, _who, _xs, _ids)", s.span, 1)
+        self.waiting(ask, s.span, 1)
+        self.goto(skip, s.span)
+        info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
+        self.flat_block(s.body)
+        self.goto(end, s.span)
+        self.place(skip, s.span)
+        if s.otherwise is not None:
+            self.flat_block(s.otherwise)
+        self.place(end, s.span)
+        info.else_pc = skip.block if s.may else end.block
+
+    def ids_src(self, elem, domain, info) -> str:
+        """Source of the option ids of the options `_xs` (offset + position in the universe)."""
+        off = info.offset
+        if isinstance(elem, T.CardT):
+            ids = self.layout.cards_by_type.get(elem.name, ())
+            if ids and list(ids) == list(range(ids[0], ids[0] + len(ids))):
+                shift = off - ids[0]        # the cards of the type are numbered in a row
+                return "_xs" if shift == 0 else f"tuple([{shift} + x for x in _xs])"
+            return f"tuple([{off} + {self.ns.const(self.layout.card_positions(elem.name))}[x] for x in _xs])"
+        if elem is T.INT and getattr(domain, "kind", None) == "range":
+            return f"tuple([{off - domain.lo} + x for x in _xs])"
+        if elem is T.BOOL:
+            return f"tuple([{off} + int(x) for x in _xs])"
+        return f"tuple([{off} + x for x in _xs])"
