@@ -32,12 +32,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import add_common_args, fmt_rate, interpreter_player, machine_line, measure, pin_to_one_core, table  # noqa: E402
 
 # ------------------------------------------------------------------ chance
+# The engine's chance, copied (not imported) from interpreter/engine/rng.py: the seed is
+# mixed once, then SplitMix64 on one integer; `below` and Fisher-Yates draw as it does.
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 
 
 def seed_state(seed: int) -> int:
-    return (seed * GAMMA + 0x632BE59BD9B4E019) & MASK
+    """Mix the seed, so that neighbouring seeds start far apart in the sequence."""
+    z = (seed * GAMMA + 0x632BE59BD9B4E019) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
 
 
 def shuffle(s: int, items: list) -> int:
