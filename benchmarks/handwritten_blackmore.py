@@ -2,10 +2,11 @@
 """The yardstick: The Witches of Blackmore written by hand in plain Python.
 
     python benchmarks/handwritten_blackmore.py [--seconds 3] [--warmup 1] [--players 2 --players 4] [--verify 200]
+                                               [--wheel descending|ascending] [--hand-size 6]
 
-The same rules as games/blackmore.rules (default options: descending wheel, hands
-of 6), with the same chance (SplitMix64 on one integer, Fisher–Yates, the same
-card order) and decisions of the same shape: a random agent picks among the same
+The same rules as games/blackmore.rules, with the same options (the wheel's side,
+the hand size; by default descending and 6), the same chance (the engine's seed
+mixing, then SplitMix64 on one integer, Fisher–Yates, the same card order) and decisions of the same shape: a random agent picks among the same
 options, in the same order (a hand's cards in the order they were drawn; for the
 trump change, the contest's cards in play order, then "keep").
 
@@ -15,8 +16,13 @@ Two versions, both timed:
                   caller can stop and resume between decisions as the engine API
                   allows (new_game / legal_ids / decide).
 
+The game itself (the chance, the cards, play_direct, play_resumable) imports nothing
+from rulecraft; only the drivers at the end use the engine.
+
 `--verify N` plays N seeds through the interpreter and through the hand-written
-game with the same agent and checks they give the same decisions and scores.
+game with the same agent and checks they give the same scores, winners and
+numbers of decisions; on a mismatch it says which and stops before timing (exit 1).
+tests/test_benchmarks.py runs the same check in the test suite.
 The interpreter's figure is printed beside, with the ratio (the aim: the
 interpreter at half the hand-written speed or better).
 """
@@ -32,12 +38,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import add_common_args, fmt_rate, interpreter_player, machine_line, measure, pin_to_one_core, table  # noqa: E402
 
 # ------------------------------------------------------------------ chance
+# The engine's chance, copied (not imported) from interpreter/engine/rng.py: the seed is
+# mixed once, then SplitMix64 on one integer; `below` and Fisher-Yates draw as it does.
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 
 
 def seed_state(seed: int) -> int:
-    return (seed * GAMMA + 0x632BE59BD9B4E019) & MASK
+    """Mix the seed, so that neighbouring seeds start far apart in the sequence."""
+    z = (seed * GAMMA + 0x632BE59BD9B4E019) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
 
 
 def shuffle(s: int, items: list) -> int:
@@ -190,7 +202,16 @@ def play_resumable(n: int, seed: int, descending: bool = True, hand_size: int = 
 
 
 # ------------------------------------------------------------------ drivers
-def direct_player(n: int, agent_seed: int = 12345):
+# Everything below drives the game or compares it with the interpreter; only this part uses rulecraft.
+WHEELS = ("descending", "ascending")     # the option's stored value is its index in games/blackmore.rules
+
+
+def engine_options(descending: bool = True, hand_size: int = 6) -> dict:
+    """The same options as the engine's stored values (for machine.new_game)."""
+    return {"wheel": WHEELS.index("descending" if descending else "ascending"), "hand_size": hand_size}
+
+
+def direct_player(n: int, agent_seed: int = 12345, descending: bool = True, hand_size: int = 6):
     rng = random.Random(agent_seed)
     randrange = rng.randrange
 
@@ -198,17 +219,17 @@ def direct_player(n: int, agent_seed: int = 12345):
         return randrange(len(options))
 
     def play_one(seed: int) -> int:
-        return play_direct(n, seed, choose)[2]
+        return play_direct(n, seed, choose, descending, hand_size)[2]
 
     return play_one
 
 
-def resumable_player(n: int, agent_seed: int = 12345):
+def resumable_player(n: int, agent_seed: int = 12345, descending: bool = True, hand_size: int = 6):
     rng = random.Random(agent_seed)
     randrange = rng.randrange
 
     def play_one(seed: int) -> int:
-        g = play_resumable(n, seed)
+        g = play_resumable(n, seed, descending, hand_size)
         _p, options = next(g)
         try:
             while True:
@@ -219,28 +240,40 @@ def resumable_player(n: int, agent_seed: int = 12345):
     return play_one
 
 
-def verify(program, n: int, games: int) -> str:
-    """Same seeds, same agent: the interpreter and the hand-written game must agree exactly."""
+def both_ways(program, n: int, seed: int, descending: bool = True, hand_size: int = 6):
+    """One seeded game through the interpreter and by hand, each with a random agent seeded `seed`.
+
+    Returns ((scores, winners, decisions) from the interpreter, the same from the hand-written game)."""
     from rulecraft.engine import machine
 
+    a = random.Random(seed)
+    m = machine.new_game(program, n, engine_options(descending, hand_size), seed)
+    while m.result is None:
+        ids = machine.legal_ids(m)
+        machine.decide(m, ids[a.randrange(len(ids))])
+    b = random.Random(seed)
+    hand = play_direct(n, seed, lambda _p, opts: b.randrange(len(opts)), descending, hand_size)
+    return (tuple(m.result[0]), tuple(m.result[2]), m.decisions), hand
+
+
+def verify(program, n: int, games: int, descending: bool = True, hand_size: int = 6) -> str | None:
+    """Same seeds, same agent: the interpreter and the hand-written game must agree exactly.
+
+    Returns None when all `games` seeds agree, else a description of the first mismatch."""
     for seed in range(games):
-        a = random.Random(seed)
-        m = machine.new_game(program, n, None, seed)
-        while m.result is None:
-            ids = machine.legal_ids(m)
-            machine.decide(m, ids[a.randrange(len(ids))])
-        b = random.Random(seed)
-        scores, winners, decisions = play_direct(n, seed, lambda _p, opts: b.randrange(len(opts)))
-        if (scores, winners, decisions) != (m.result[0], m.result[2], m.decisions):
-            return (f"MISMATCH at {n}p seed {seed}: interpreter {m.result[0]} {m.result[2]} {m.decisions} decisions, "
-                    f"hand-written {scores} {winners} {decisions} decisions")
-    return f"{n}p: {games} seeded games identical (scores, winners, decisions)"
+        interp, hand = both_ways(program, n, seed, descending, hand_size)
+        if interp != hand:
+            return (f"MISMATCH at {n}p seed {seed}: interpreter {interp[0]} {interp[1]} {interp[2]} decisions, "
+                    f"hand-written {hand[0]} {hand[1]} {hand[2]} decisions")
+    return None
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(ap)
     ap.add_argument("--players", type=int, action="append", help="player counts (default 2 and 4)")
+    ap.add_argument("--wheel", choices=WHEELS, default="descending", help="the wheel option (default descending)")
+    ap.add_argument("--hand-size", type=int, default=6, help="the hand_size option, 1..8 (default 6)")
     ap.add_argument("--verify", type=int, default=200, metavar="N",
                     help="first check N seeded games agree with the interpreter (0: skip; default 200)")
     args = ap.parse_args(argv)
@@ -249,17 +282,25 @@ def main(argv=None) -> int:
 
     program = load("blackmore")
     counts = args.players or [2, 4]
+    descending = args.wheel == "descending"
+    opts = dict(descending=descending, hand_size=args.hand_size)
+    label = "default options" if (descending, args.hand_size) == (True, 6) else \
+        f"wheel={args.wheel}, hand_size={args.hand_size}"
     print(machine_line() + "; " + pin_to_one_core(args.cpu))
     if args.verify:
         for n in counts:
-            print("verify " + verify(program, n, args.verify))
+            problem = verify(program, n, args.verify, **opts)
+            if problem:
+                print("verify " + problem + "\nnot timed: the hand-written game does not play the interpreter's games")
+                return 1
+            print(f"verify {n}p: {args.verify} seeded games identical (scores, winners, decisions)")
     print(f"{args.seconds:g} s per measurement in {args.rounds} slices (fastest shown) after {args.warmup:g} s warm-up;"
-          " random agent, default options\n")
+          f" random agent, {label}\n")
     rows = []
     for n in counts:
-        hand = measure(direct_player(n), args.seconds, args.warmup, args.rounds)
-        gen = measure(resumable_player(n), args.seconds, args.warmup, args.rounds)
-        interp = measure(interpreter_player(program, n), args.seconds, args.warmup, args.rounds)
+        hand = measure(direct_player(n, **opts), args.seconds, args.warmup, args.rounds)
+        gen = measure(resumable_player(n, **opts), args.seconds, args.warmup, args.rounds)
+        interp = measure(interpreter_player(program, n, engine_options(**opts)), args.seconds, args.warmup, args.rounds)
         rows.append([f"blackmore {n}p", fmt_rate(hand["games_per_s"]), fmt_rate(gen["games_per_s"]),
                      fmt_rate(interp["games_per_s"]), f"{interp['games_per_s'] / hand['games_per_s']:.2f}",
                      f"{interp['games_per_s'] / gen['games_per_s']:.2f}",
