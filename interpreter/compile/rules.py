@@ -68,6 +68,26 @@ def analyse_waiting(prog: ir.Program) -> dict:
     return waits
 
 
+def frame_slots(rule: ir.Rule) -> list[int]:
+    """The slots a rule keeps in its frame: parameters, `let`s, loop and choice variables (not the
+    variables of comprehensions, which live and die inside one expression)."""
+    slots = set(range(rule.params))
+    stack = list(rule.body)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, ir.Let):
+            slots.add(s.slot)
+        elif isinstance(s, ir.For):
+            slots.update((s.slot, s.list_slot, s.index_slot))
+        elif isinstance(s, ir.Repeat):
+            slots.add(s.count_slot)
+        elif isinstance(s, ir.Choose):
+            slots.add(s.slot)
+        for body in _children(s):
+            stack.extend(body)
+    return sorted(slots)
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -220,14 +240,16 @@ class RuleGen:
         self.blocks: list[list] = [[]]
         self.block_spans = [rule.span]
         self.closed = False
-        locals_ = ", ".join(f"v{k}" for k in range(rule.frame_size))
-        self.save = [f"fr[2:] = ({locals_},)"] if rule.frame_size else []
+        kept = frame_slots(rule)
+        self.kept = kept
+        self.save = [f"fr[{k + OFFSET}] = v{k}" for k in kept]
         if rule.where is not None:
             self.line(f"if not ({self.x.src(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
         self.line("return False", rule.span)
         name = self.names[rule.key]
-        head = [(1, f"_, pc, {locals_} = fr" if rule.frame_size else "pc = fr[1]", rule.span), (1, "while True:", rule.span)]
+        head = [(1, "pc = fr[1]", rule.span)] + [(1, f"v{k} = fr[{k + OFFSET}]", rule.span) for k in kept] \
+            + [(1, "while True:", rule.span)]
         lines = list(head)
         for k, block in enumerate(self.blocks):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
@@ -242,7 +264,10 @@ class RuleGen:
         self.blocks[-1].append((ind, text, span))
 
     def new_block(self, span) -> int:
-        """Start the next block; the one before falls into it unless it already left."""
+        """Start the next block; the one before falls into it unless it already left (an empty one is reused)."""
+        if not self.blocks[-1]:
+            self.block_spans[-1] = span
+            return len(self.blocks) - 1
         k = len(self.blocks)
         if not self.closed:
             self.line(f"pc = {k}", span)
@@ -371,8 +396,7 @@ class RuleGen:
         elem = s.elem
         size, position, value_at = self.layout.universe(elem, s.domain)
         fmt = self.layout.formatter(elem)
-        locals_ = ", ".join(f"v{k}" for k in range(self.rule.frame_size))
-        load = [(1, f"_, _, {locals_}, = fr", s.span)] if self.rule.frame_size else []
+        load = [(1, f"v{k} = fr[{k + OFFSET}]", s.span) for k in self.kept]
         if s.label is not None:
             lname = self.ns.fresh("L")
             label = self.ns.define(lname, f"def {lname}(m, fr):", load + [(1, f"return {x.src(s.label)}", s.span)],

@@ -167,10 +167,10 @@ def chooser(m: State):
     return m.pending[1] if m.pending else None
 
 
-def legal_ids(m: State) -> list[int]:
+def legal_ids(m: State) -> tuple[int, ...]:
     """Ids of the legal options, in the order the rules list them (pass last)."""
     pending = m.pending
-    return list(pending[3]) if pending is not None else []
+    return pending[3] if pending is not None else ()
 
 
 def legal_options(m: State) -> list[Option]:
