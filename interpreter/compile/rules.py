@@ -88,6 +88,11 @@ def frame_slots(rule: ir.Rule) -> list[int]:
     return sorted(slots)
 
 
+def reads(nodes) -> set:
+    """The local slots these IR nodes read by name."""
+    return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -240,16 +245,22 @@ class RuleGen:
         self.blocks: list[list] = [[]]
         self.block_spans = [rule.span]
         self.closed = False
-        kept = frame_slots(rule)
-        self.kept = kept
-        self.save = [f"fr[{k + OFFSET}] = v{k}" for k in kept]
+        self.kept = set(frame_slots(rule))
+        self.after: list[tuple] = []      # what runs after the statement being compiled, innermost last
+        self.scope: list[set] = [set(range(rule.params))]   # locals holding a value here, by block
+        self.loops: list[tuple] = []      # slots the heads of the enclosing loops read
+        self.resume: dict = {}            # resume pc -> the locals it needs from the frame
         if rule.where is not None:
             self.line(f"if not ({self.x.src(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
         self.line("return False", rule.span)
         name = self.names[rule.key]
-        head = [(1, "pc = fr[1]", rule.span)] + [(1, f"v{k} = fr[{k + OFFSET}]", rule.span) for k in kept] \
-            + [(1, "while True:", rule.span)]
+        head = [(1, "pc = fr[1]", rule.span)]
+        entries = [(0, range(rule.params))] + sorted(self.resume.items())
+        for n, (pc, needed) in enumerate(entries):
+            head.append((1, f"{'if' if n == 0 else 'elif'} pc == {pc}:", rule.span))
+            head += [(2, f"v{k} = fr[{k + OFFSET}]", rule.span) for k in sorted(needed)] or [(2, "pass", rule.span)]
+        head.append((1, "while True:", rule.span))
         lines = list(head)
         for k, block in enumerate(self.blocks):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
@@ -286,23 +297,39 @@ class RuleGen:
         if ind == 0:
             self.closed = True
 
-    def waiting(self, resume: int, span, ind=0):
-        """Record where this rule stands and its locals, and return 'waiting'."""
-        for text in [f"fr[1] = {resume}"] + self.save + ["return True"]:
+    def waiting(self, resume: int, span, ind=0, also=()):
+        """Record where this rule stands and the locals it needs when it resumes, and return 'waiting'.
+
+        Those are the locals used by what can run after the resume point (`also`, then the rest of
+        each enclosing block, the whole of each enclosing loop); the others are dead there."""
+        needed = reads(also)
+        for rest in self.after:
+            needed |= reads(rest)
+        for slots in self.loops:
+            needed.update(slots)
+        needed &= set().union(*self.scope)      # a local declared later is written before it is read
+        self.resume[resume] = self.resume.get(resume, set()) | needed
+        for text in [f"fr[1] = {resume}"] + [f"fr[{k + OFFSET}] = v{k}" for k in sorted(needed)] + ["return True"]:
             self.line(text, span, ind)
 
-    def flat_block(self, stmts):
+    def flat_block(self, stmts, declared=()):
+        self.scope.append(set(declared))
         run = []
-        for s in stmts:
+        for i, s in enumerate(stmts):
             if self.waits_at(s):
                 if run:
                     self.nat_run(run)
                     run = []
+                self.after.append(stmts[i + 1:])
                 getattr(self, "flat_" + type(s).__name__)(s)
+                self.after.pop()
             else:
                 run.append(s)
+            if isinstance(s, ir.Let):
+                self.scope[-1].add(s.slot)
         if run:
             self.nat_run(run)
+        self.scope.pop()
 
     def nat_run(self, stmts):
         out = []
@@ -356,7 +383,7 @@ class RuleGen:
             self.flat_block(s.otherwise)
         self.place(end, s.span)
 
-    def loop(self, s, head_lines):
+    def loop(self, s, head_lines, slots):
         """A loop that can wait: a head block (`head_lines` set pc to the body or to the end), the body, back."""
         end = _Label()
         top = self.new_block(s.span)
@@ -369,13 +396,17 @@ class RuleGen:
         self.goto(end, s.span, 1)
         self.closed = True
         self.place(body, s.span)
-        self.flat_block(s.body)
+        self.after.append((s,))           # the body runs again: the whole loop is after any point in it
+        self.loops.append(slots)
+        self.flat_block(s.body, slots)
+        self.loops.pop()
+        self.after.pop()
         self.line(f"pc = {top}; continue", s.span)
         self.closed = True
         self.place(end, s.span)
 
     def flat_While(self, s):
-        self.loop(s, list(TICK) + [f"_go = {self.x.src(s.cond)}"])
+        self.loop(s, list(TICK) + [f"_go = {self.x.src(s.cond)}"], ())
 
     def flat_For(self, s):
         seq = self.x.seq(s.iterable)
@@ -384,19 +415,20 @@ class RuleGen:
         self.line(f"{i} = 0", s.span)
         self.loop(s, [f"_go = {i} < len({lst})",
                       f"if _go: v{s.slot} = {lst}[{i}]; {i} += 1",
-                      f"else: {lst} = None"])
+                      f"else: {lst} = None"], (s.list_slot, s.index_slot, s.slot))
 
     def flat_Repeat(self, s):
         count = f"v{s.count_slot}"
         self.line(f"{count} = {self.x.src(s.count)}", s.span)
-        self.loop(s, [f"_go = {count} > 0", f"{count} -= 1"])
+        self.loop(s, [f"_go = {count} > 0", f"{count} -= 1"], (s.count_slot,))
 
     def flat_Choose(self, s):
         x = self.x
         elem = s.elem
         size, position, value_at = self.layout.universe(elem, s.domain)
         fmt = self.layout.formatter(elem)
-        load = [(1, f"v{k} = fr[{k + OFFSET}]", s.span) for k in self.kept]
+        shown = reads([s.label, s.pass_label, s.chooser]) & self.kept
+        load = [(1, f"v{k} = fr[{k + OFFSET}]", s.span) for k in sorted(shown)]
         if s.label is not None:
             lname = self.ns.fresh("L")
             label = self.ns.define(lname, f"def {lname}(m, fr):", load + [(1, f"return {x.src(s.label)}", s.span)],
@@ -435,16 +467,20 @@ class RuleGen:
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
         self.line(f"m.pending = ({info.index}, _who, _xs, _ids)", s.span, 1)
-        self.waiting(ask, s.span, 1)
+        self.waiting(ask, s.span, 1, also=(s,))
         self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
-        self.flat_block(s.body)
+        self.flat_block(s.body, (s.slot,))
         self.goto(end, s.span)
         self.place(skip, s.span)
         if s.otherwise is not None:
             self.flat_block(s.otherwise)
         self.place(end, s.span)
         info.else_pc = skip.block if s.may else end.block
+        # where a decision resumes it: the body also needs the chosen value, which the machine put in the frame
+        self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
+        if s.may:
+            self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
 
     def ids_src(self, elem, domain, info) -> str:
         """Source of the option ids of the options `_xs` (offset + position in the universe)."""
