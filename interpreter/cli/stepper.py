@@ -13,6 +13,7 @@ import sys
 
 from ..diagnostics import UserError
 from ..engine import records, views
+from ..text import few
 from ..validate import transcripts
 from . import common, show
 
@@ -64,7 +65,7 @@ def cmd_step(args, data: dict) -> int:
             print(f"  {line}")
         if "to_decide" in v:
             opts = v.get("options")
-            print(f"  {v['to_decide']} to decide" + (f" among: {_few(opts)}" if opts else ""))
+            print(f"  {v['to_decide']} to decide" + (f" among: {few(opts, 10)}" if opts else ""))
 
     def pause():
         if not interactive:
@@ -112,8 +113,3 @@ def cmd_step(args, data: dict) -> int:
         print(line)
     print(f"{name}: verified, {done} decisions, each legal")
     return 0
-
-
-def _few(labels, k: int = 10) -> str:
-    shown = ", ".join(labels[:k])
-    return shown + (f" and {len(labels) - k} more" if len(labels) > k else "")

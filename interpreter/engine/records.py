@@ -16,6 +16,7 @@ from ruamel.yaml.error import YAMLError
 
 from ..compile.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
+from ..text import few
 from . import machine
 from .session import Session
 from .state import State
@@ -228,7 +229,7 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         if d["id"] not in legal:
             shown = d.get("label", d["id"])
             raise UserError(f"decision {i} in {name} ('{shown}') is not legal at that point: "
-                            f"{s.state.names[s.to_move]} could only choose {_few(legal.values())}")
+                            f"{s.state.names[s.to_move]} could only choose {few(legal.values(), 6, quote=True)}")
         if "label" in d and d["label"] != legal[d["id"]]:
             raise UserError(f"decision {i} in {name} says '{d['label']}' but that option is '{legal[d['id']]}' "
                             "in these rules")
@@ -241,12 +242,6 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         except RulesRuntimeError as e:
             raise UserError(f"the rules failed at decision {i}: {e}") from None
     return s
-
-
-def _few(labels) -> str:
-    labels = list(labels)
-    shown = ", ".join(f"'{x}'" for x in labels[:6])
-    return shown + (f" and {len(labels) - 6} more" if len(labels) > 6 else "")
 
 
 def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:
