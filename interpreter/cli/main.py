@@ -108,9 +108,11 @@ def _table_args(p) -> None:
 
 
 def _commands():
-    from .check import cmd_check, cmd_list
+    from .check import cmd_check
+    from .listing import cmd_list
     from .play import cmd_play
-    from .run import cmd_replay, cmd_run
+    from .replay import cmd_replay
+    from .run import cmd_run
     from .test import cmd_test
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
             "test": cmd_test}

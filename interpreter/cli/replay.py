@@ -1,0 +1,60 @@
+"""`rulecraft replay`: a transcript or save played again, every decision checked against the rules.
+
+With --step, --omniscient or --seat the walk is the stepper's (cli/stepper.py).
+"""
+from __future__ import annotations
+
+from ..engine import records
+from ..validate import transcripts
+from . import common, show
+
+
+def cmd_replay(args) -> int:
+    data = records.read(args.file)
+    name = args.file
+    if getattr(args, "step", False) or getattr(args, "omniscient", False) or getattr(args, "seat", None) is not None:
+        from .stepper import cmd_step
+        return cmd_step(args, data)
+    account = None
+    started = False
+
+    def before(session, index, option_id):
+        nonlocal account, started
+        if not started:
+            started = True
+            account = _begin(session, data, args.quiet)
+        account.decision(session.to_move, common.label_of(session, option_id))
+
+    session = records.restore(data, common.load_program, name=name, narrate=not args.quiet, on_decision=before)
+    if not started:
+        account = _begin(session, data, args.quiet)
+    account.narrate()
+    failure = transcripts.recorded(data)
+    if failure is not None:             # a game written by `rulecraft test`: show its failure again
+        seen, sentence = transcripts.reproduce(session, failure)
+        account.narrate()
+        print(f"{name}: {len(session.history)} decisions replayed, each legal; "
+              + ("then " + sentence if seen else "but the recorded failure did not happen again: " + sentence))
+        return 1
+    records.verify_result(data, session, name)
+    records.verify_state(data, session, name)
+    for line in show.result_lines(session):
+        print(line)
+    if not args.quiet:
+        print(f"{name}: verified, {len(session.history)} decisions, each legal"
+              + (" and the recorded result matches." if "result" in data else "."))
+    return 0
+
+
+def _begin(session, data, quiet) -> show.Account:
+    account = show.Account(session, quiet=quiet)
+    if not quiet:
+        kinds = data.get("agents")
+        seats = show.seats_text(session, kinds) if _is_kinds(kinds, session.state.n) else None
+        for line in show.header(session, seats):
+            print(line)
+    return account
+
+
+def _is_kinds(kinds, n) -> bool:
+    return isinstance(kinds, list) and len(kinds) == n and all(isinstance(k, str) for k in kinds)
