@@ -269,7 +269,7 @@ def test_check_clean_and_broken_files(capsys, tmp_path):
     assert "broken.rules:3:13: error: unknown type 'Foo'" in err
     assert "    3 | zone hnd of Foo" in err and "^^^" in err
     code, _, err = call(capsys, "check", "nothing.rules")
-    assert code == 1 and "no file 'nothing.rules'" in err
+    assert code == 1 and "no bundled game or file named 'nothing.rules'" in err
 
 
 def test_run_of_a_broken_file_prints_diagnostics(capsys, tmp_path):

@@ -4,9 +4,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..check.modules import bundled_games, display_path, importers_of, is_module
-from ..diagnostics import RulesError
-from ..loader import load, load_file
+from ..check.modules import display_path, importers_of, is_module
+from ..diagnostics import RulesError, UnknownGame
+from ..loader import game_path, load_file
 
 
 def cmd_check(args) -> int:
@@ -24,14 +24,11 @@ def cmd_check(args) -> int:
                     load_file(path, module=True)
                     print(f"{ref}: ok (a module)")
                 continue
-            if path.is_file():
-                load_file(path)
-            elif ref in bundled_games():
-                load(ref)
-            else:
-                print(f"rulecraft: error: there is no file '{ref}'", file=sys.stderr)
-                failed += 1
-                continue
+            load_file(game_path(ref))
+        except UnknownGame as e:
+            print(f"rulecraft: error: {e}", file=sys.stderr)
+            failed += 1
+            continue
         except RulesError as e:
             print(e.render(), file=sys.stderr)
             failed += 1

@@ -9,23 +9,16 @@ import hashlib
 import secrets
 
 from ..agents import make_agent
-from ..check.modules import bundled_games, resolve_game
-from ..diagnostics import UserError, did_you_mean
+from ..diagnostics import UserError
 from ..engine.session import Session
-from ..loader import load
+from ..loader import game_path, load_file
 
 DEFAULT_TABLE = 4          # default players: min(max players, 4), but at least the minimum
 
 
 def load_program(ref: str):
-    """A bundled game name or a path; raises RulesError with diagnostics if it cannot be loaded."""
-    try:
-        resolve_game(ref)
-    except FileNotFoundError:
-        games = bundled_games()
-        hint = did_you_mean(ref, games) or f"bundled games: {', '.join(games) or 'none'}"
-        raise UserError(f"there is no bundled game or file named '{ref}' ({hint})") from None
-    return load(ref)
+    """A bundled game name or a path; a missing one is a UserError (one sentence), bad rules a RulesError."""
+    return load_file(game_path(ref))
 
 
 def default_players(program) -> int:
