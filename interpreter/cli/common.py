@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from ..agents import make_agent
+from ..agents import agent_kind
 from ..diagnostics import UserError
 from ..engine.session import Session
 from ..loader import game_path, load_file
@@ -45,6 +45,11 @@ def split_list(text: str | None) -> list[str]:
     return items
 
 
+def agent_names(text: str | None) -> list[str]:
+    """--agents as registered agent names (any case on the command line); an unknown one is a UserError."""
+    return [agent_kind(name).name for name in split_list(text)]
+
+
 def table_size(program, players: int | None, agent_kinds: list[str]) -> int:
     """--players if given; else the number of --agents when more than one is listed; else the default."""
     if players is not None:
@@ -63,7 +68,7 @@ def seat_kinds(agent_kinds: list[str], players: int) -> list[str]:
     if len(agent_kinds) != players:
         raise UserError(f"--agents lists {len(agent_kinds)} agents for {players} players; "
                         "give one per seat, or one for every seat")
-    return [k.lower() for k in agent_kinds]
+    return agent_kinds
 
 
 def parse_seats(text: str, players: int) -> set[int]:
@@ -84,9 +89,9 @@ def parse_seats(text: str, players: int) -> set[int]:
 def make_agents(kinds: list[str], seed: int) -> list:
     """Agents per seat (None for a human seat, whom the caller prompts)."""
     agents = []
-    for seat, kind in enumerate(kinds):
-        kind = kind.strip().lower()
-        agents.append(None if kind == "human" else make_agent(kind, agent_seed(seed, seat)))
+    for seat, name in enumerate(kinds):
+        kind = agent_kind(name)
+        agents.append(None if kind.name == "human" else kind.make(agent_seed(seed, seat)))
     return agents
 
 
@@ -94,11 +99,3 @@ def start_session(program, ref: str, players: int, seed: int, settings, narrate:
     options = Session.parse_options(program, settings)
     return Session.start(program, ref, players, seed, options, narrate=narrate)
 
-
-
-
-def label_of(session, option_id: int) -> str:
-    for o in session.legal():
-        if o.id == option_id:
-            return o.label
-    return str(option_id)

@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from .. import agents
 from ..compile.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
 from ..engine.machine import IllegalDecision
@@ -41,8 +42,8 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
-AGENTS_HELP = ("agents by seat, comma-separated: random, first or human (one name serves every seat; "
-               "default random); each random agent is seeded from the seed and its seat")
+AGENTS_HELP = (f"agents by seat, comma-separated ({agents.described()}); one name serves every seat; "
+               "default random; each random agent is seeded from the seed and its seat")
 
 
 def build_parser() -> argparse.ArgumentParser:

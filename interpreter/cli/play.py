@@ -42,7 +42,7 @@ def _new(args):
     if args.game is None:
         raise UserError("name a game to play (e.g. 'rulecraft play blackmore --seat 1') or --load a saved game")
     program = common.load_program(args.game)
-    kinds = common.split_list(args.agents)
+    kinds = common.agent_names(args.agents)
     players = common.table_size(program, args.players, kinds)
     kinds = common.seat_kinds(kinds, players)
     humans = common.parse_seats(args.seat, players) if args.seat else set()
@@ -64,7 +64,7 @@ def _resume(args):
     players = data["players"]
     saved = data.get("agents")
     if args.agents:
-        kinds = common.seat_kinds(common.split_list(args.agents), players)
+        kinds = common.seat_kinds(common.agent_names(args.agents), players)
     elif isinstance(saved, list) and len(saved) == players and all(isinstance(k, str) for k in saved):
         kinds = list(saved)
     else:
@@ -111,7 +111,7 @@ class _Game:
                 who = s.to_move
                 agent = self.agents[who]
                 choice = self._ask(who) if agent is None else agent.choose(s)
-                self.account.decision(who, common.label_of(s, choice))
+                self.account.decision(who, s.label(choice))
                 s.take(choice)
                 self._autosave()
         except Quit:

@@ -23,7 +23,7 @@ def cmd_replay(args) -> int:
         if not started:
             started = True
             account = _begin(session, data, args.quiet)
-        account.decision(session.to_move, common.label_of(session, option_id))
+        account.decision(session.to_move, session.label(option_id))
 
     session = records.restore(data, common.load_program, name=name, narrate=not args.quiet, on_decision=before)
     if not started:

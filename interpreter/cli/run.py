@@ -9,7 +9,7 @@ from . import common, show
 
 def cmd_run(args) -> int:
     program = common.load_program(args.game)
-    kinds = common.split_list(args.agents)
+    kinds = common.agent_names(args.agents)
     players = common.table_size(program, args.players, kinds)
     kinds = common.seat_kinds(kinds, players)
     if "human" in kinds:
@@ -25,7 +25,7 @@ def cmd_run(args) -> int:
         while not session.over:
             who = session.to_move
             choice = agents[who].choose(session)
-            account.decision(who, common.label_of(session, choice))
+            account.decision(who, session.label(choice))
             session.take(choice)
     except RulesRuntimeError:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again

@@ -82,7 +82,7 @@ def cmd_step(args, data: dict) -> int:
             begin(session)
         state["account"].narrate()
         table(session, f"decision {index} of {total}")
-        print(f"  → {session.state.names[session.to_move]}: {common.label_of(session, option_id)}")
+        print(f"  → {session.state.names[session.to_move]}: {session.label(option_id)}")
         pause()
 
     try:
