@@ -50,6 +50,24 @@ def agent_names(text: str | None) -> list[str]:
     return [agent_kind(name).name for name in split_list(text)]
 
 
+def saved_kinds(data: dict) -> list[str] | None:
+    """The agent kind at each seat a transcript or save records, or None if it records none (or a damaged list)."""
+    kinds = data.get("agents")
+    if isinstance(kinds, list) and len(kinds) == data["players"] and all(isinstance(k, str) for k in kinds):
+        return kinds
+    return None
+
+
+def new_table(args):
+    """What `run` and `play` start a new game from: (program, players, agent kind per seat, seed)."""
+    program = load_program(args.game)
+    kinds = agent_names(args.agents)
+    players = table_size(program, args.players, kinds)
+    kinds = seat_kinds(kinds, players)
+    seed = args.seed if args.seed is not None else fresh_seed()
+    return program, players, kinds, seed
+
+
 def table_size(program, players: int | None, agent_kinds: list[str]) -> int:
     """--players if given; else the number of --agents when more than one is listed; else the default."""
     if players is not None:

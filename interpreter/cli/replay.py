@@ -49,12 +49,9 @@ def cmd_replay(args) -> int:
 def _begin(session, data, quiet) -> show.Account:
     account = show.Account(session, quiet=quiet)
     if not quiet:
-        kinds = data.get("agents")
-        seats = show.seats_text(session, kinds) if _is_kinds(kinds, session.state.n) else None
+        kinds = common.saved_kinds(data)
+        seats = show.seats_text(session, kinds) if kinds is not None else None
         for line in show.header(session, seats):
             print(line)
     return account
 
-
-def _is_kinds(kinds, n) -> bool:
-    return isinstance(kinds, list) and len(kinds) == n and all(isinstance(k, str) for k in kinds)

@@ -8,13 +8,9 @@ from . import common, show
 
 
 def cmd_run(args) -> int:
-    program = common.load_program(args.game)
-    kinds = common.agent_names(args.agents)
-    players = common.table_size(program, args.players, kinds)
-    kinds = common.seat_kinds(kinds, players)
+    program, players, kinds, seed = common.new_table(args)
     if "human" in kinds:
         raise UserError("'run' plays without people; use 'rulecraft play GAME --seat K' to take a seat")
-    seed = args.seed if args.seed is not None else common.fresh_seed()
     session = common.start_session(program, args.game, players, seed, args.set, narrate=not args.quiet)
     agents = common.make_agents(kinds, seed)
     account = show.Account(session, quiet=args.quiet)
