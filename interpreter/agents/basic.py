@@ -10,8 +10,6 @@ import random
 
 
 class RandomAgent:
-    name = "random"
-
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
@@ -21,8 +19,6 @@ class RandomAgent:
 
 
 class FirstLegalAgent:
-    name = "first"
-
     def choose(self, session) -> int:
         return session.legal_ids()[0]
 
