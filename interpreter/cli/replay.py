@@ -12,22 +12,20 @@ from . import common, show
 def cmd_replay(args) -> int:
     data = records.read(args.file)
     name = args.file
-    if getattr(args, "step", False) or getattr(args, "omniscient", False) or getattr(args, "seat", None) is not None:
+    if args.step or args.omniscient or args.seat is not None:
         from .stepper import cmd_step
         return cmd_step(args, data)
     account = None
-    started = False
+
+    def begin(session):
+        nonlocal account
+        account = _begin(session, data, args.quiet)
 
     def before(session, index, option_id):
-        nonlocal account, started
-        if not started:
-            started = True
-            account = _begin(session, data, args.quiet)
         account.decision(session.to_move, session.label(option_id))
 
-    session = records.restore(data, common.load_program, name=name, narrate=not args.quiet, on_decision=before)
-    if not started:
-        account = _begin(session, data, args.quiet)
+    session = records.restore(data, common.load_program, name=name, narrate=not args.quiet,
+                              on_start=begin, on_decision=before)
     account.narrate()
     failure = transcripts.recorded(data)
     if failure is not None:             # a game written by `rulecraft test`: show its failure again

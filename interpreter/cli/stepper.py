@@ -28,7 +28,7 @@ def cmd_step(args, data: dict) -> int:
     total = len(data["decisions"])
     interactive = sys.stdin is not None and sys.stdin.isatty()
     seat = None
-    state = {"started": False, "account": None}
+    account = None
 
     def viewer_for(session):
         if args.omniscient:
@@ -38,8 +38,7 @@ def cmd_step(args, data: dict) -> int:
         return session.to_move if not session.over else 0
 
     def begin(session):
-        nonlocal seat
-        state["started"] = True
+        nonlocal seat, account
         n = session.state.n
         if args.seat is not None:
             if not 1 <= args.seat <= n:
@@ -52,8 +51,8 @@ def cmd_step(args, data: dict) -> int:
         print(f"{total} decision{'s' if total != 1 else ''}; showing {who}")
         if info is not None:
             print(f"this transcript records a failure: {transcripts.describe(info)}")
-        state["account"] = show.Account(session)
-        state["account"].narrate()
+        account = show.Account(session)
+        account.narrate()
 
     def table(session, title):
         viewer = viewer_for(session)
@@ -78,21 +77,17 @@ def cmd_step(args, data: dict) -> int:
             raise _Stop()
 
     def before(session, index, option_id):
-        if not state["started"]:
-            begin(session)
-        state["account"].narrate()
+        account.narrate()
         table(session, f"decision {index} of {total}")
         print(f"  → {session.state.names[session.to_move]}: {session.label(option_id)}")
         pause()
 
     try:
-        session = records.restore(data, common.load_program, name=name, on_decision=before)
+        session = records.restore(data, common.load_program, name=name, on_start=begin, on_decision=before)
     except _Stop:
         print("stopped.")
         return 0
-    if not state["started"]:
-        begin(session)
-    state["account"].narrate()
+    account.narrate()
     done = len(session.history)
     if info is not None:
         d = info.get("decision")
