@@ -38,7 +38,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import add_common_args, fmt_rate, interpreter_player, machine_line, measure, pin_to_one_core, table  # noqa: E402
 
 # ------------------------------------------------------------------ chance
-# The engine's chance, copied (not imported) from interpreter/engine/rng.py: the seed is
+# The engine's chance, copied (not imported) from interpreter/runtime/rng.py: the seed is
 # mixed once, then SplitMix64 on one integer; `below` and Fisher-Yates draw as it does.
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15

@@ -56,6 +56,15 @@ class UserError(Exception):
     """A plain-sentence error for the user (bad move, bad option, corrupt save)."""
 
 
+class UnknownGame(UserError):
+    """A game reference that names neither a bundled game nor a file (loader.game_path); `hint` suggests one."""
+
+    def __init__(self, ref: str, hint: str):
+        self.ref = ref
+        self.hint = hint
+        super().__init__(f"there is no bundled game or file named '{ref}' ({hint})")
+
+
 def render(diag: Diagnostic, sources: dict[str, str]) -> str:
     span = diag.span
     out = [f"{span}: {diag.severity}: {diag.message}"]

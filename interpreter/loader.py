@@ -43,13 +43,24 @@ def load_file(path: str | Path, module: bool = False):
     return program
 
 
-def load(ref: str):
-    """A bundled game name (`blackmore`) or a path to a .rules file."""
+def game_path(ref: str) -> Path:
+    """The file a game reference names: a bundled game's name (`blackmore`) or a path to a .rules file.
+
+    The one place a reference is resolved, for `load` and for every command; raises UnknownGame."""
+    from .check.modules import bundled_games
+    from .diagnostics import UnknownGame, did_you_mean
     try:
-        path = resolve_game(ref)
+        return resolve_game(ref)
     except FileNotFoundError:
-        from .check.modules import bundled_games
-        from .diagnostics import did_you_mean
-        hint = did_you_mean(ref, bundled_games()) or f"bundled games: {', '.join(bundled_games())}"
-        raise RulesError([Diagnostic(Span(ref, 0, 0), f"no game or file named '{ref}'", hint)]) from None
+        games = bundled_games()
+        raise UnknownGame(ref, did_you_mean(ref, games) or f"bundled games: {', '.join(games) or 'none'}") from None
+
+
+def load(ref: str):
+    """A bundled game name or a path, loaded; a missing game too is a RulesError here, for callers that catch only that."""
+    from .diagnostics import UnknownGame
+    try:
+        path = game_path(ref)
+    except UnknownGame as e:
+        raise RulesError([Diagnostic(Span(ref, 0, 0), f"no game or file named '{ref}'", e.hint)]) from None
     return load_file(path)

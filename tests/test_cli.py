@@ -202,6 +202,7 @@ def test_transcript_with_a_forged_result_is_refused(capsys, tmp_path):
     (["run", "blackmore", "--agents", "robot"], "unknown agent 'robot'"),
     (["run", "blackmore", "-n", "2", "--agents", "random,first,random"], "3 agents for 2 players"),
     (["run", "blackmore", "--agents", "human"], "rulecraft play"),
+    (["run", "blackmore", "--agents", "Human"], "rulecraft play"),
     (["play", "blackmore", "--seat", "7"], "no seat 7"),
     (["play", "blackmore", "--seat", "first"], "--seat takes seat numbers"),
     (["play"], "name a game"),
@@ -211,6 +212,17 @@ def test_bad_input_is_one_sentence_and_exit_1(capsys, argv, words):
     code, _, err = call(capsys, *argv)
     assert code == 1
     assert words in one_sentence_error(err)
+
+
+def test_the_agent_registry_drives_help_and_errors(capsys):
+    from rulecraft.agents import AGENT_KINDS, make_agent
+    _, out, _ = call(capsys, "run", "--help")
+    help_text = " ".join(out.split())
+    _, _, err = call(capsys, "run", "blackmore", "--agents", "robot")
+    for name, kind in AGENT_KINDS.items():
+        assert f"{name}: {kind.about}" in help_text
+        assert name in err
+    assert type(make_agent("FIRST")).__name__ == "FirstLegalAgent"
 
 
 def test_corrupt_and_foreign_files_are_refused(capsys, tmp_path):
@@ -269,7 +281,7 @@ def test_check_clean_and_broken_files(capsys, tmp_path):
     assert "broken.rules:3:13: error: unknown type 'Foo'" in err
     assert "    3 | zone hnd of Foo" in err and "^^^" in err
     code, _, err = call(capsys, "check", "nothing.rules")
-    assert code == 1 and "no file 'nothing.rules'" in err
+    assert code == 1 and "no bundled game or file named 'nothing.rules'" in err
 
 
 def test_run_of_a_broken_file_prints_diagnostics(capsys, tmp_path):

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 
 class HumanAgent:
-    name = "human"
-
     def __init__(self, read=None, write=print, on_command=None, prompt: str = "choose a number: "):
         self.read = read if read is not None else (lambda text: input(text))
         self.write = write

@@ -8,24 +8,17 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from ..agents import make_agent
-from ..check.modules import bundled_games, resolve_game
-from ..diagnostics import UserError, did_you_mean
+from ..agents import agent_kind
+from ..diagnostics import UserError
 from ..engine.session import Session
-from ..loader import load
+from ..loader import game_path, load_file
 
 DEFAULT_TABLE = 4          # default players: min(max players, 4), but at least the minimum
 
 
 def load_program(ref: str):
-    """A bundled game name or a path; raises RulesError with diagnostics if it cannot be loaded."""
-    try:
-        resolve_game(ref)
-    except FileNotFoundError:
-        games = bundled_games()
-        hint = did_you_mean(ref, games) or f"bundled games: {', '.join(games) or 'none'}"
-        raise UserError(f"there is no bundled game or file named '{ref}' ({hint})") from None
-    return load(ref)
+    """A bundled game name or a path; a missing one is a UserError (one sentence), bad rules a RulesError."""
+    return load_file(game_path(ref))
 
 
 def default_players(program) -> int:
@@ -52,6 +45,29 @@ def split_list(text: str | None) -> list[str]:
     return items
 
 
+def agent_names(text: str | None) -> list[str]:
+    """--agents as registered agent names (any case on the command line); an unknown one is a UserError."""
+    return [agent_kind(name).name for name in split_list(text)]
+
+
+def saved_kinds(data: dict) -> list[str] | None:
+    """The agent kind at each seat a transcript or save records, or None if it records none (or a damaged list)."""
+    kinds = data.get("agents")
+    if isinstance(kinds, list) and len(kinds) == data["players"] and all(isinstance(k, str) for k in kinds):
+        return kinds
+    return None
+
+
+def new_table(args):
+    """What `run` and `play` start a new game from: (program, players, agent kind per seat, seed)."""
+    program = load_program(args.game)
+    kinds = agent_names(args.agents)
+    players = table_size(program, args.players, kinds)
+    kinds = seat_kinds(kinds, players)
+    seed = args.seed if args.seed is not None else fresh_seed()
+    return program, players, kinds, seed
+
+
 def table_size(program, players: int | None, agent_kinds: list[str]) -> int:
     """--players if given; else the number of --agents when more than one is listed; else the default."""
     if players is not None:
@@ -70,7 +86,7 @@ def seat_kinds(agent_kinds: list[str], players: int) -> list[str]:
     if len(agent_kinds) != players:
         raise UserError(f"--agents lists {len(agent_kinds)} agents for {players} players; "
                         "give one per seat, or one for every seat")
-    return [k.lower() for k in agent_kinds]
+    return agent_kinds
 
 
 def parse_seats(text: str, players: int) -> set[int]:
@@ -91,9 +107,9 @@ def parse_seats(text: str, players: int) -> set[int]:
 def make_agents(kinds: list[str], seed: int) -> list:
     """Agents per seat (None for a human seat, whom the caller prompts)."""
     agents = []
-    for seat, kind in enumerate(kinds):
-        kind = kind.strip().lower()
-        agents.append(None if kind == "human" else make_agent(kind, agent_seed(seed, seat)))
+    for seat, name in enumerate(kinds):
+        kind = agent_kind(name)
+        agents.append(None if kind.name == "human" else kind.make(agent_seed(seed, seat)))
     return agents
 
 
@@ -101,11 +117,3 @@ def start_session(program, ref: str, players: int, seed: int, settings, narrate:
     options = Session.parse_options(program, settings)
     return Session.start(program, ref, players, seed, options, narrate=narrate)
 
-
-
-
-def label_of(session, option_id: int) -> str:
-    for o in session.legal():
-        if o.id == option_id:
-            return o.label
-    return str(option_id)

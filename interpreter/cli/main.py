@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from .. import agents
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
 from ..engine.machine import IllegalDecision
@@ -41,8 +42,8 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
-AGENTS_HELP = ("agents by seat, comma-separated: random, first or human (one name serves every seat; "
-               "default random); each random agent is seeded from the seed and its seat")
+AGENTS_HELP = (f"agents by seat, comma-separated ({agents.described()}); one name serves every seat; "
+               "default random; each random agent is seeded from the seed and its seat")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,9 +109,11 @@ def _table_args(p) -> None:
 
 
 def _commands():
-    from .check import cmd_check, cmd_list
+    from .check import cmd_check
+    from .listing import cmd_list
     from .play import cmd_play
-    from .run import cmd_replay, cmd_run
+    from .replay import cmd_replay
+    from .run import cmd_run
     from .test import cmd_test
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
             "test": cmd_test}

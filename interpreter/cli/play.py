@@ -41,15 +41,11 @@ def cmd_play(args) -> int:
 def _new(args):
     if args.game is None:
         raise UserError("name a game to play (e.g. 'rulecraft play blackmore --seat 1') or --load a saved game")
-    program = common.load_program(args.game)
-    kinds = common.split_list(args.agents)
-    players = common.table_size(program, args.players, kinds)
-    kinds = common.seat_kinds(kinds, players)
+    program, players, kinds, seed = common.new_table(args)
     humans = common.parse_seats(args.seat, players) if args.seat else set()
     if not humans and "human" not in kinds:
         humans = {0}                       # nobody named: the person takes seat 1
     kinds = ["human" if i in humans else k for i, k in enumerate(kinds)]
-    seed = args.seed if args.seed is not None else common.fresh_seed()
     session = common.start_session(program, args.game, players, seed, args.set)
     return session, kinds, common.make_agents(kinds, seed)
 
@@ -62,10 +58,10 @@ def _resume(args):
     if args.game is not None and args.game != data["game"]:
         raise UserError(f"{args.load} is a game of {data['game']}, not {args.game}")
     players = data["players"]
-    saved = data.get("agents")
+    saved = common.saved_kinds(data)
     if args.agents:
-        kinds = common.seat_kinds(common.split_list(args.agents), players)
-    elif isinstance(saved, list) and len(saved) == players and all(isinstance(k, str) for k in saved):
+        kinds = common.seat_kinds(common.agent_names(args.agents), players)
+    elif saved is not None:
         kinds = list(saved)
     else:
         kinds = ["random"] * players
@@ -111,7 +107,7 @@ class _Game:
                 who = s.to_move
                 agent = self.agents[who]
                 choice = self._ask(who) if agent is None else agent.choose(s)
-                self.account.decision(who, common.label_of(s, choice))
+                self.account.decision(who, s.label(choice))
                 s.take(choice)
                 self._autosave()
         except Quit:

@@ -6,10 +6,6 @@ names) or from the engine's generic view; nothing here knows any game.
 from __future__ import annotations
 
 
-def _say(line: str = "") -> None:
-    print(line)
-
-
 class Account:
     """Prints narration and decisions in the order they happen.
 
@@ -17,7 +13,7 @@ class Account:
     "  Player 2: play Blue 7" (indented, so the rules' own lines stand out).
     """
 
-    def __init__(self, session, quiet: bool = False, write=_say):
+    def __init__(self, session, quiet: bool = False, write=print):
         self.session = session
         self.quiet = quiet
         self.write = write

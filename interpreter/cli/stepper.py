@@ -13,6 +13,7 @@ import sys
 
 from ..diagnostics import UserError
 from ..engine import records, views
+from ..text import few
 from ..validate import transcripts
 from . import common, show
 
@@ -27,7 +28,7 @@ def cmd_step(args, data: dict) -> int:
     total = len(data["decisions"])
     interactive = sys.stdin is not None and sys.stdin.isatty()
     seat = None
-    state = {"started": False, "account": None}
+    account = None
 
     def viewer_for(session):
         if args.omniscient:
@@ -37,8 +38,7 @@ def cmd_step(args, data: dict) -> int:
         return session.to_move if not session.over else 0
 
     def begin(session):
-        nonlocal seat
-        state["started"] = True
+        nonlocal seat, account
         n = session.state.n
         if args.seat is not None:
             if not 1 <= args.seat <= n:
@@ -51,8 +51,8 @@ def cmd_step(args, data: dict) -> int:
         print(f"{total} decision{'s' if total != 1 else ''}; showing {who}")
         if info is not None:
             print(f"this transcript records a failure: {transcripts.describe(info)}")
-        state["account"] = show.Account(session)
-        state["account"].narrate()
+        account = show.Account(session)
+        account.narrate()
 
     def table(session, title):
         viewer = viewer_for(session)
@@ -64,7 +64,7 @@ def cmd_step(args, data: dict) -> int:
             print(f"  {line}")
         if "to_decide" in v:
             opts = v.get("options")
-            print(f"  {v['to_decide']} to decide" + (f" among: {_few(opts)}" if opts else ""))
+            print(f"  {v['to_decide']} to decide" + (f" among: {few(opts, 10)}" if opts else ""))
 
     def pause():
         if not interactive:
@@ -77,21 +77,17 @@ def cmd_step(args, data: dict) -> int:
             raise _Stop()
 
     def before(session, index, option_id):
-        if not state["started"]:
-            begin(session)
-        state["account"].narrate()
+        account.narrate()
         table(session, f"decision {index} of {total}")
-        print(f"  → {session.state.names[session.to_move]}: {common.label_of(session, option_id)}")
+        print(f"  → {session.state.names[session.to_move]}: {session.label(option_id)}")
         pause()
 
     try:
-        session = records.restore(data, common.load_program, name=name, on_decision=before)
+        session = records.restore(data, common.load_program, name=name, on_start=begin, on_decision=before)
     except _Stop:
         print("stopped.")
         return 0
-    if not state["started"]:
-        begin(session)
-    state["account"].narrate()
+    account.narrate()
     done = len(session.history)
     if info is not None:
         d = info.get("decision")
@@ -112,8 +108,3 @@ def cmd_step(args, data: dict) -> int:
         print(line)
     print(f"{name}: verified, {done} decisions, each legal")
     return 0
-
-
-def _few(labels, k: int = 10) -> str:
-    shown = ", ".join(labels[:k])
-    return shown + (f" and {len(labels) - k} more" if len(labels) > k else "")

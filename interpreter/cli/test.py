@@ -96,7 +96,7 @@ def _report(program, args, name: str, failure, path: Path) -> None:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
     info = record["failure"]
     before = info["after"]
-    print(f"FAIL {name}: {_headline(failure)}")
+    print(f"FAIL {name}: {transcripts.prop_text(failure.prop)}")
     d = info.get("decision")
     if d is not None:
         print(f"     at decision {d['number']}: Player {d['player']} takes '{d['label']}' and the rules fail:")
@@ -105,7 +105,7 @@ def _report(program, args, name: str, failure, path: Path) -> None:
         print(f"     shrunk to a game of {before + 1} decision{'s' if before else ''}, the last one failing "
               f"(game seed {failure.seed}); the transcript holds the {before} before it")
     else:
-        print(f"     after decision {before}: {_detail(program, failure)}")
+        print(f"     after decision {before}: {failure.detail or failure.message}")
         print(f"     shrunk to a game of {before} decision{'s' if before != 1 else ''} (game seed {failure.seed})")
         for line in _invariant_source(program, failure):
             print(line)
@@ -113,24 +113,9 @@ def _report(program, args, name: str, failure, path: Path) -> None:
     print(f"     replay it: rulecraft replay {path} --step")
 
 
-def _headline(failure) -> str:
-    if failure.prop.startswith("invariant "):
-        return f"invariant '{failure.prop[len('invariant '):]}' breaks"
-    return f"'{failure.prop}' breaks"
-
-
-def _detail(program, failure) -> str:
-    return failure.detail or failure.message
-
-
 def _invariant_source(program, failure) -> list[str]:
-    if not failure.prop.startswith("invariant "):
-        return []
-    name = failure.prop[len("invariant "):]
-    for inv_name, _fn, _size, span in program.invariants:
-        if inv_name == name:
-            return [f"     {span}: the invariant:"] + _source_lines(program, span)
-    return []
+    span = transcripts.invariant_span(program, failure.prop)
+    return [] if span is None else [f"     {span}: the invariant:"] + _source_lines(program, span)
 
 
 def _config_text(program, n: int, opts: dict) -> str:

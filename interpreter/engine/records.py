@@ -16,6 +16,7 @@ from ruamel.yaml.error import YAMLError
 
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
+from ..text import few
 from . import machine
 from .session import Session
 from .state import State
@@ -142,14 +143,18 @@ def session_record(s: Session, kind: str, extra: dict | None = None) -> dict:
         "decisions": [{"player": d.player + 1, "id": d.id, "label": d.label} for d in s.history],
     }
     if s.state.result is not None:
-        scores, ties, winners = s.state.result
-        rec["result"] = {"scores": {s.state.names[i]: scores[i] for i in range(s.state.n)},
-                         "winners": [s.state.names[i] for i in winners]}
+        rec["result"] = _result(s.state)
     for key, value in (extra or {}).items():
         rec.setdefault(key, value)
     if kind == "save":
         rec["state"] = state_to_data(s.state)
     return rec
+
+
+def _result(m: State) -> dict:
+    """A finished game's result as a record holds it: scores and winners by name."""
+    scores, _ties, winners = m.result
+    return {"scores": {m.names[i]: scores[i] for i in range(m.n)}, "winners": [m.names[i] for i in winners]}
 
 
 def dump(rec: dict) -> str:
@@ -191,12 +196,13 @@ def parse(text: str, name: str = "the file") -> dict:
 
 
 def restore(data: dict, load_program, name: str = "the file", check_digest: bool = True,
-            narrate: bool = True, upto: int | None = None, on_decision=None) -> Session:
+            narrate: bool = True, upto: int | None = None, on_start=None, on_decision=None) -> Session:
     """Rebuild the session a record describes by replaying its decisions (each one checked).
 
     `load_program(ref)` gives the Program for the record's game reference.
-    `on_decision(session, index, option_id)`, if given, is called just before each
-    checked decision is taken (the CLI prints its account and replays agents' chance there).
+    `on_start(session)`, if given, is called once the game is set up, before any decision
+    (the CLI prints its header there); `on_decision(session, index, option_id)` just before
+    each checked decision is taken (the CLI prints its account and replays agents' chance there).
     """
     try:
         program = load_program(data["game"])
@@ -218,6 +224,8 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         s = Session.start(program, data["game"], data["players"], data["seed"], values, names, narrate)
     except RulesRuntimeError as e:
         raise UserError(f"the rules failed while setting up: {e}") from None
+    if on_start is not None:
+        on_start(s)
     decisions = data["decisions"][:upto] if upto is not None else data["decisions"]
     for i, d in enumerate(decisions, 1):
         if not isinstance(d, dict) or type(d.get("id")) is not int:
@@ -228,7 +236,7 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         if d["id"] not in legal:
             shown = d.get("label", d["id"])
             raise UserError(f"decision {i} in {name} ('{shown}') is not legal at that point: "
-                            f"{s.state.names[s.to_move]} could only choose {_few(legal.values())}")
+                            f"{s.state.names[s.to_move]} could only choose {few(legal.values(), 6, quote=True)}")
         if "label" in d and d["label"] != legal[d["id"]]:
             raise UserError(f"decision {i} in {name} says '{d['label']}' but that option is '{legal[d['id']]}' "
                             "in these rules")
@@ -243,12 +251,6 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
     return s
 
 
-def _few(labels) -> str:
-    labels = list(labels)
-    shown = ", ".join(f"'{x}'" for x in labels[:6])
-    return shown + (f" and {len(labels) - 6} more" if len(labels) > 6 else "")
-
-
 def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:
     """A finished transcript's recorded result must be the one the replay gives."""
     rec = data.get("result")
@@ -256,9 +258,7 @@ def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:
         return
     if not s.over:
         raise UserError(f"{name} records a result, but its decisions do not finish the game")
-    scores, _ties, winners = s.state.result
-    names = s.state.names
-    got = {"scores": {names[i]: scores[i] for i in range(s.state.n)}, "winners": [names[i] for i in winners]}
+    got = _result(s.state)
     if rec != got:
         raise UserError(f"{name} records the result {rec}, but replaying it gives {got}")
 

@@ -123,8 +123,8 @@ def _source_text(program, span) -> str:
 def _shown(labels) -> str:
     if not labels:
         return "none (no decision is pending)"
-    shown = ", ".join(f"'{x}'" for x in labels[:8])
-    return shown + (f" and {len(labels) - 8} more" if len(labels) > 8 else "")
+    from ..text import few
+    return few(labels, 8, quote=True)
 
 
 def run_all(program, narrate: bool = False) -> list[ScenarioResult]:

@@ -70,15 +70,24 @@ class Session:
         return machine.chooser(self.state)
 
     def legal(self) -> list:
+        """The legal options (id and label), in the order the rules list them."""
         return machine.legal_options(self.state)
+
+    def legal_ids(self) -> list[int]:
+        """Only the ids of the legal options: what an agent needs, without building every label."""
+        return machine.legal_ids(self.state)
+
+    def label(self, option_id: int) -> str:
+        """The label of a legal option; an id that is not legal now is shown as itself."""
+        return machine.label(self.state, option_id) if option_id in self.legal_ids() else str(option_id)
 
     def take(self, option_id: int) -> None:
         """Apply a decision; an illegal one raises IllegalDecision and changes nothing."""
         m = self.state
         if m.pending is None:
             raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
-        if option_id not in machine.legal_ids(m):
-            ids = machine.legal_ids(m)
+        ids = self.legal_ids()
+        if option_id not in ids:
             raise IllegalDecision(f"option {option_id} is not legal now (legal: {', '.join(map(str, ids))})")
         who = machine.chooser(m)
         text = machine.label(m, option_id)
@@ -94,6 +103,7 @@ class Session:
         self.history.append(Decision(option_id, text, who))
 
     def take_label(self, text: str) -> None:
+        """Take the legal option with this exact label (scenarios and tests speak in labels)."""
         for o in self.legal():
             if o.label == text:
                 self.take(o.id)

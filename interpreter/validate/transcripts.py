@@ -62,11 +62,20 @@ def describe(info: dict) -> str:
     if isinstance(d, dict):
         return (f"decision {d.get('number')} (Player {d.get('player')}: {d.get('label')}) makes the rules fail: "
                 f"{info.get('message')}")
-    return f"{_prop_text(info['property'])} after decision {info.get('after')}: {info.get('message')}"
+    return f"{prop_text(info['property'])} after decision {info.get('after')}: {info.get('message')}"
 
 
-def _prop_text(prop: str) -> str:
+def prop_text(prop: str) -> str:
+    """A broken property as `rulecraft test` and `replay` both word it: "invariant 'x' breaks", "'y' breaks"."""
     return f"invariant '{prop[len('invariant '):]}' breaks" if prop.startswith("invariant ") else f"'{prop}' breaks"
+
+
+def invariant_span(program, prop: str):
+    """Where the invariant a property names ("invariant NAME") is written, or None for any other property."""
+    if not prop.startswith("invariant "):
+        return None
+    name = prop[len("invariant "):]
+    return next((span for inv_name, _fn, _size, span in program.invariants if inv_name == name), None)
 
 
 def reproduce(session: Session, info: dict) -> tuple[bool, str]:
@@ -91,7 +100,7 @@ def reproduce(session: Session, info: dict) -> tuple[bool, str]:
     try:
         P.check_state(session.state, step, P.game_limit(session.program))
     except P.PropertyFailure as f:
-        return True, f"{_prop_text(f.prop)} after decision {step}: {_detail(session, f)}"
+        return True, f"{prop_text(f.prop)} after decision {step}: {_detail(session, f)}"
     prop = info.get("property", "")
     if prop in REPEATABLE or prop.startswith("invariant "):
         return False, f"the recorded failure ({describe(info)}) does not happen here"
@@ -100,9 +109,5 @@ def reproduce(session: Session, info: dict) -> tuple[bool, str]:
 
 
 def _detail(session, f) -> str:
-    if f.prop.startswith("invariant "):
-        name = f.prop[len("invariant "):]
-        for inv_name, _fn, _size, span in session.program.invariants:
-            if inv_name == name:
-                return f"it does not hold ({span})"
-    return f.detail
+    span = invariant_span(session.program, f.prop)
+    return f"it does not hold ({span})" if span is not None else f.detail
