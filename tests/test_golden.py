@@ -1,0 +1,53 @@
+"""Golden games: transcripts and printed games kept from before the compiler's redesign.
+
+Each `tests/golden/NAME.yaml` is a transcript written by `rulecraft run … --log`, and
+`NAME.out` what that run printed. Today's rulecraft must replay every transcript (each
+decision checked, the result compared) and, given the same game, seed, players and options,
+print the same game byte for byte and write the same transcript. A change that moves a card,
+an option id, a label or a line of narration fails here.
+
+After an intended change of output, rewrite them with `RULECRAFT_UPDATE_GOLDEN=1 python -m pytest
+tests/test_golden.py` and read the diff.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from rulecraft.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.yaml"))
+UPDATE = os.environ.get("RULECRAFT_UPDATE_GOLDEN") == "1"
+
+
+def test_there_are_golden_games():
+    games = {YAML(typ="safe").load(p.read_text())["game"] for p in GOLDEN}
+    assert {"blackmore", "three-sisters", "three-sisters-solo", "weird-sisters"} <= games
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_a_golden_transcript_replays(path, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)           # example games are named by their path from the repository
+    assert main(["replay", str(path), "-q"]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_a_golden_game_is_played_again_byte_for_byte(path, monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(ROOT)
+    data = YAML(typ="safe").load(path.read_text())
+    log = tmp_path / "again.yaml"
+    argv = ["run", data["game"], "--seed", str(data["seed"]), "--players", str(data["players"]), "--log", str(log)]
+    for name, value in (data.get("options") or {}).items():
+        argv += ["--set", f"{name}={value}"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    expected = path.with_suffix(".out")
+    if UPDATE:
+        expected.write_text(printed)
+        path.write_text(log.read_text())
+    assert printed == expected.read_text()
+    assert log.read_text() == path.read_text()
