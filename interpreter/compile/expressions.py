@@ -32,6 +32,7 @@ class ExprGen:
         self.def_names: dict = {}
         self.inlining: set = set()
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
+        self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
@@ -53,8 +54,23 @@ class ExprGen:
 
     @staticmethod
     def is_simple(e) -> bool:
-        """Cheap to evaluate twice: names, numbers, fields, indexing, sums — no calls."""
-        return all(isinstance(n, _SIMPLE) for n in ir.walk(e))
+        """Cheap to evaluate twice: names, numbers, fields, indexing, sums, a player's team or seat — no calls."""
+        return all(isinstance(n, _SIMPLE) or (isinstance(n, ir.Property) and n.name in ("team", "seat"))
+                   for n in ir.walk(e))
+
+    def inlinable(self, d, args) -> bool:
+        """Can a call of def `d` become its body with the arguments in place? Only when its body binds no
+        locals of its own, and each argument is cheap or used at most once (so nothing is computed twice)."""
+        if d.binds_locals or d.name in self.inlining:
+            return False
+        uses = self.param_uses.get(d.name)
+        if uses is None:
+            uses = [0] * d.params
+            for n in ir.walk(d.body):
+                if isinstance(n, ir.Local) and n.slot < d.params:
+                    uses[n.slot] += 1
+            self.param_uses[d.name] = uses
+        return all(uses[i] <= 1 or self.is_simple(a) for i, a in enumerate(args))
 
     # ------------------------------------------------------------ leaves
     def ex_Const(self, e):
@@ -153,13 +169,17 @@ class ExprGen:
 
     def ex_Cast(self, e):
         inner = self.seq(e.expr) if isinstance(e.expr.type, T.ZoneT) else self.src(e.expr)
-        check = "rt_cast_all" if e.many else "rt_cast"
-        return f"{check}(m, {inner}, {self.const(self.layout.card_positions(e.card_type))}, {self.const(e.card_type)})"
+        positions, name = self.const(self.layout.card_positions(e.card_type)), self.const(e.card_type)
+        if e.many:
+            return f"rt_cast_all(m, {inner}, {positions}, {name})"
+        if self.is_simple(e.expr):      # the common case inline: a card of that type is itself
+            return f"({inner} if {inner} is not None and {positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
+        return f"rt_cast(m, {inner}, {positions}, {name})"
 
     # ------------------------------------------------------------ calls
     def ex_DefCall(self, e):
         d = self.prog.defs[e.name]
-        if e.name not in self.inlining and not d.binds_locals and all(self.is_simple(a) for a in e.args):
+        if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
             saved = self.subst

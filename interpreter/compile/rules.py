@@ -100,6 +100,17 @@ class _Label:
         self.block = -1
 
 
+class _Goto:
+    """A jump in a resumable rule's code: to a block number, or to a label placed later."""
+    __slots__ = ("to",)
+
+    def __init__(self, to):
+        self.to = to
+
+    def block(self) -> int:
+        return self.to if isinstance(self.to, int) else self.to.block
+
+
 class RuleGen:
     """Generates every rule's function into the namespace; choices are numbered as they are met."""
 
@@ -255,21 +266,35 @@ class RuleGen:
         self.flat_block(rule.body)
         self.line("return False", rule.span)
         name = self.names[rule.key]
-        head = [(1, "pc = fr[1]", rule.span)]
-        entries = [(0, range(rule.params))] + sorted(self.resume.items())
-        for n, (pc, needed) in enumerate(entries):
-            head.append((1, f"{'if' if n == 0 else 'elif'} pc == {pc}:", rule.span))
-            head += [(2, f"v{k} = fr[{k + OFFSET}]", rule.span) for k in sorted(needed)] or [(2, "pass", rule.span)]
-        head.append((1, "while True:", rule.span))
-        lines = list(head)
+        # on entry, load the locals the resume point needs (its pc was stored with them)
+        loads = dict(self.resume)
+        loads[0] = loads.get(0, set()) | set(range(rule.params))
+        lines = [(1, "pc = fr[1]", rule.span)]
+        for pc, needed in sorted((pc, needed) for pc, needed in loads.items() if needed):
+            lines.append((1, f"{'if' if len(lines) == 1 else 'elif'} pc == {pc}:", rule.span))
+            lines += [(2, f"v{k} = fr[{k + OFFSET}]", rule.span) for k in sorted(needed)]
+        lines.append((1, "while True:", rule.span))
         for k, block in enumerate(self.blocks):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             for ind, text, span in block:
-                lines.append((3 + ind, text() if callable(text) else text, span))
+                if isinstance(text, _Goto):
+                    target = self.target(text)
+                    text = f"pc = {target}" + ("; continue" if target <= k else "")
+                lines.append((3 + ind, text, span))
             if not block:
                 lines.append((3, "pass", self.block_spans[k]))
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         return fn, list(self.block_spans)
+
+    def target(self, goto) -> int:
+        """Where a jump lands, past blocks that only jump on (a jump to a jump goes straight on)."""
+        seen = set()
+        block = goto.block()
+        while block not in seen and len(self.blocks[block]) == 1 and isinstance(self.blocks[block][0][1], _Goto) \
+                and self.blocks[block][0][0] == 0:
+            seen.add(block)
+            block = self.blocks[block][0][1].block()
+        return block
 
     def line(self, text, span, ind=0):
         self.blocks[-1].append((ind, text, span))
@@ -281,7 +306,7 @@ class RuleGen:
             return len(self.blocks) - 1
         k = len(self.blocks)
         if not self.closed:
-            self.line(f"pc = {k}", span)
+            self.line(_Goto(k), span)
         self.blocks.append([])
         self.block_spans.append(span)
         self.closed = False
@@ -292,8 +317,7 @@ class RuleGen:
 
     def goto(self, label, span, ind=0):
         """Set pc to a label's block; a jump back must go round the loop, a jump forward falls through."""
-        here = len(self.blocks) - 1
-        self.line(lambda: f"pc = {label.block}" + ("; continue" if label.block <= here else ""), span, ind)
+        self.line(_Goto(label), span, ind)
         if ind == 0:
             self.closed = True
 
@@ -383,16 +407,22 @@ class RuleGen:
             self.flat_block(s.otherwise)
         self.place(end, s.span)
 
-    def loop(self, s, head_lines, slots):
-        """A loop that can wait: a head block (`head_lines` set pc to the body or to the end), the body, back."""
+    def loop(self, s, test, enter, leave, slots):
+        """A loop that can wait: a head block (if `test`: `enter` lines, into the body; else `leave`
+        lines, to the end), the body, back to the head."""
         end = _Label()
         top = self.new_block(s.span)
         body = _Label()
-        for text in head_lines:
-            self.line(text, s.span)
-        self.line("if _go:", s.span)
+        if isinstance(s, ir.While):
+            for text in TICK:
+                self.line(text, s.span)
+        self.line(f"if {test}:", s.span)
+        for text in enter:
+            self.line(text, s.span, 1)
         self.goto(body, s.span, 1)
         self.line("else:", s.span)
+        for text in leave:
+            self.line(text, s.span, 1)
         self.goto(end, s.span, 1)
         self.closed = True
         self.place(body, s.span)
@@ -401,26 +431,25 @@ class RuleGen:
         self.flat_block(s.body, slots)
         self.loops.pop()
         self.after.pop()
-        self.line(f"pc = {top}; continue", s.span)
+        self.line(_Goto(top), s.span)
         self.closed = True
         self.place(end, s.span)
 
     def flat_While(self, s):
-        self.loop(s, list(TICK) + [f"_go = {self.x.src(s.cond)}"], ())
+        self.loop(s, self.x.src(s.cond), (), (), ())
 
     def flat_For(self, s):
         seq = self.x.seq(s.iterable)
         lst, i = f"v{s.list_slot}", f"v{s.index_slot}"
         self.line(f"{lst} = tuple({seq})" if isinstance(s.iterable.type, T.ZoneT) else f"{lst} = {seq}", s.span)
         self.line(f"{i} = 0", s.span)
-        self.loop(s, [f"_go = {i} < len({lst})",
-                      f"if _go: v{s.slot} = {lst}[{i}]; {i} += 1",
-                      f"else: {lst} = None"], (s.list_slot, s.index_slot, s.slot))
+        self.loop(s, f"{i} < len({lst})", (f"v{s.slot} = {lst}[{i}]", f"{i} += 1"), (f"{lst} = None",),
+                  (s.list_slot, s.index_slot, s.slot))
 
     def flat_Repeat(self, s):
         count = f"v{s.count_slot}"
         self.line(f"{count} = {self.x.src(s.count)}", s.span)
-        self.loop(s, [f"_go = {count} > 0", f"{count} -= 1"], (s.count_slot,))
+        self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
     def flat_Choose(self, s):
         x = self.x
@@ -451,18 +480,30 @@ class RuleGen:
         self.choices.append(info)
         skip, end = _Label(), _Label()
         ask = self.new_block(s.span)
-        seq = x.seq(s.domain)
-        var = f"v{s.slot}"
-        if s.where is not None:
-            self.line(f"_xs = [{var} for {var} in {seq} if {x.src(s.where)}]", s.span)
+        fixed = x.fixed(s.domain) if isinstance(s.domain, ir.Fixed) and s.where is None else None
+        if fixed is not None:
+            # the same options every time: values and option ids are constants
+            fixed = tuple(dict.fromkeys(fixed))
+            ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
+            self.line(f"_xs = {self.ns.const(tuple(fixed))}", s.span)
+            self.line(f"if {'True' if fixed else 'False'}:", s.span)
+            self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
-            self.line(f"_xs = {seq}", s.span)
-        self.line("_xs = tuple(dict.fromkeys(_xs))" if not isinstance(s.domain.type, T.ZoneT) else "_xs = tuple(_xs)", s.span)
-        self.line("if _xs:", s.span)
-        ids = self.ids_src(elem, s.domain, info)
-        if s.may:
-            ids = f"{ids} + ({info.offset + size},)"
-        self.line(f"_ids = {ids}", s.span, 1)
+            seq = x.seq(s.domain)
+            var = f"v{s.slot}"
+            if s.where is not None:
+                self.line(f"_xs = tuple([{var} for {var} in {seq} if {x.src(s.where)}])", s.span)
+            else:
+                self.line(f"_xs = tuple({seq})", s.span)
+            unique = isinstance(s.domain, ir.Special) or isinstance(s.domain.type, T.ZoneT) \
+                or (isinstance(s.domain, ir.Fixed) and s.domain.kind != "card set")
+            if not unique:
+                self.line("_xs = tuple(dict.fromkeys(_xs))", s.span)    # a list may repeat a value: offer it once
+            self.line("if _xs:", s.span)
+            ids = self.ids_src(elem, s.domain, info)
+            if s.may:
+                ids = f"{ids} + ({info.offset + size},)"
+            self.line(f"_ids = {ids}", s.span, 1)
         self.line(f"_who = {x.src(s.chooser)}", s.span, 1)
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)

@@ -12,7 +12,6 @@ import attrs
 
 from ..runtime import rng
 from ..runtime.errors import InternalError, RuleFailure, RulesRuntimeError, StepBudgetSpent
-from ..runtime.helpers import rt_drive
 from .state import State
 
 STEP_BUDGET = 2_000_000
@@ -93,9 +92,14 @@ def _count_text(program):
 def run(m: State, budget: int = STEP_BUDGET) -> None:
     """Run until a decision is pending or the game is over."""
     m.ticks = budget
+    stack = m.stack
+    entries = m.program.entries
     try:
-        if rt_drive(m, 0):
-            return
+        while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
+            fr = stack[-1]
+            if entries[fr[0]](m, fr):
+                return
+            stack.pop()
     except StepBudgetSpent as e:
         raise _runtime_error(m, e, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
     except RuleFailure as e:
