@@ -130,7 +130,7 @@ def _list(ck, e, typ):
 
 @_list.emits
 def _(gen, call, a):
-    return f"tuple({a})" if isinstance(call.args[0].type, T.ZoneT) else a
+    return gen.kept(call.args[0])
 
 
 @builtin("reverse", 1, "reverse(list)")
@@ -207,7 +207,10 @@ def _members(ck, e, typ):
 
 @_members.emits
 def _(gen, call, a):
-    return f"tuple([p for p in range(m.n) if p % {gen.layout.team_count} == ({a})])"
+    # every team's members for every player count, computed once: MEMBERS[n][t]
+    teams, n_max = gen.layout.team_count, gen.layout.max_players
+    table = tuple(tuple(tuple(p for p in range(n) if p % teams == t) for t in range(teams)) for n in range(n_max + 1))
+    return f"{gen.const(table)}[m.n][{a}]"
 
 
 @builtin("player", 1, "player(k): the player in seat k, from 1")
@@ -310,6 +313,9 @@ def _count(ck, e, typ):
 
 @_count.emits
 def _(gen, call, a):
+    arg = call.args[0]
+    if type(arg).__name__ == "Comprehension":     # count(x > 2 for x in xs): how many pass, no list of booleans
+        return f"len([0 {gen.comprehension_clauses(arg)} if {gen.src(arg.element)}])"
     return f"rt_count({a})"
 
 

@@ -43,9 +43,19 @@ class ExprGen:
         return getattr(self, "ex_" + type(e).__name__)(e)
 
     def seq(self, e) -> str:
-        """Source of something iterable: a zone's card list, or the tuple itself."""
+        """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
+        or for a comprehension a Python list (no tuple is made of what is not kept)."""
+        if isinstance(e, ir.ListLit) and len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
+            e = e.items[0]
+        if isinstance(e, ir.Comprehension):
+            return f"[{self.comprehension(e)}]"
         source = self.src(e)
         return f"m.zones[{source}]" if isinstance(e.type, T.ZoneT) else source
+
+    def kept(self, e) -> str:
+        """Source of a list value that may be kept (in a local, a variable, the frame): always a tuple."""
+        source = self.seq(e)
+        return source if isinstance(e.type, T.ListT) and not source.startswith(("[", "m.zones[")) else f"tuple({source})"
 
     def local(self, slot: int) -> str:
         if self.subst is not None and slot in self.subst:
@@ -224,6 +234,9 @@ class ExprGen:
 
     # ------------------------------------------------------------ operators
     def ex_Index(self, e):
+        if isinstance(e.index, ir.Const) and e.index.value in (0, -1):     # the first or last: no call
+            xs = self.seq(e.seq)
+            return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
         return f"rt_index({self.seq(e.seq)}, {self.src(e.index)})"
 
     def ex_ListLit(self, e):
@@ -273,14 +286,17 @@ class ExprGen:
     def ex_Neg(self, e):
         return f"(-({self.src(e.operand)}))"
 
-    def comprehension(self, e) -> str:
+    def comprehension_clauses(self, e) -> str:
         clauses = []
         for f in e.fors:
             clause = f"for v{f.slot} in {self.seq(f.iterable)}"
             if f.cond is not None:
                 clause += f" if {self.src(f.cond)}"
             clauses.append(clause)
-        return f"{self.src(e.element)} {' '.join(clauses)}"
+        return " ".join(clauses)
+
+    def comprehension(self, e) -> str:
+        return f"{self.src(e.element)} {self.comprehension_clauses(e)}"
 
     def ex_Comprehension(self, e):
         return f"tuple([{self.comprehension(e)}])"

@@ -439,9 +439,8 @@ class RuleGen:
         self.loop(s, self.x.src(s.cond), (), (), ())
 
     def flat_For(self, s):
-        seq = self.x.seq(s.iterable)
         lst, i = f"v{s.list_slot}", f"v{s.index_slot}"
-        self.line(f"{lst} = tuple({seq})" if isinstance(s.iterable.type, T.ZoneT) else f"{lst} = {seq}", s.span)
+        self.line(f"{lst} = {self.x.kept(s.iterable)}", s.span)    # kept in the frame while the loop waits
         self.line(f"{i} = 0", s.span)
         self.loop(s, f"{i} < len({lst})", (f"v{s.slot} = {lst}[{i}]", f"{i} += 1"), (f"{lst} = None",),
                   (s.list_slot, s.index_slot, s.slot))
