@@ -115,14 +115,14 @@ class Compiler:
                 offer = self.fn("m, v0", a.where, f"anytime {a.name}") if a.where is not None else (lambda m, who: True)
                 anytime_offers.append((gen.action_count, offer))
                 anytimes[gen.action_count] = AnytimeInfo(a.name, gen.index[a.rule], self.fn("m, v0", a.label),
-                                                         prog.rules[a.rule].frame_size)
+                                                         gen.frame_size(a.rule))
                 gen.action_count += 1
 
         for key, rule in prog.rules.items():
             if key.startswith("arrange ") and not anytimes and prog.anytimes:
                 add_anytimes()
             entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
-            codes.append(Code(key, rule.span, entry, spans, rule.frame_size, rule.params))
+            codes.append(Code(key, rule.span, entry, spans, gen.frame_size(key), rule.params))
         if not anytimes and prog.anytimes:
             add_anytimes()
         return codes, gen.choices, gen.action_count, anytimes

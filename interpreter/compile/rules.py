@@ -125,6 +125,15 @@ class RuleGen:
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
         self.has_anytime = has_anytime
+        # where each local lives in its rule's frame: a rule that waits keeps its own locals there,
+        # one that never waits only its parameters (the frame only starts it)
+        self.frames = {key: {slot: OFFSET + k for k, slot in enumerate(frame_slots(rule) if self.waits[key]
+                                                                       else range(rule.params))}
+                       for key, rule in prog.rules.items()}
+
+    def frame_size(self, key) -> int:
+        """How many locals a frame of this rule holds (after its rule index and pc)."""
+        return len(self.frames[key])
 
     # ------------------------------------------------------------ rules that never wait
     def native(self, rule: ir.Rule):
@@ -137,7 +146,7 @@ class RuleGen:
         params = ", ".join(["m"] + [f"v{i}" for i in range(rule.params)])
         self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
         i = self.index[rule.key]
-        args = "".join(f", fr[{k + OFFSET}]" for k in range(rule.params))
+        args = "".join(f", fr[{self.frames[rule.key][k]}]" for k in range(rule.params))
         entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
                                [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
         return entry, [rule.span]
@@ -256,7 +265,8 @@ class RuleGen:
         self.blocks: list[list] = [[]]
         self.block_spans = [rule.span]
         self.closed = False
-        self.kept = set(frame_slots(rule))
+        self.at = self.frames[rule.key]     # slot -> index in the frame
+        self.kept = set(self.at)
         self.after: list[tuple] = []      # what runs after the statement being compiled, innermost last
         self.scope: list[set] = [set(range(rule.params))]   # locals holding a value here, by block
         self.loops: list[tuple] = []      # slots the heads of the enclosing loops read
@@ -272,7 +282,7 @@ class RuleGen:
         lines = [(1, "pc = fr[1]", rule.span)]
         for pc, needed in sorted((pc, needed) for pc, needed in loads.items() if needed):
             lines.append((1, f"{'if' if len(lines) == 1 else 'elif'} pc == {pc}:", rule.span))
-            lines += [(2, f"v{k} = fr[{k + OFFSET}]", rule.span) for k in sorted(needed)]
+            lines += [(2, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
         for k, block in enumerate(self.blocks):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
@@ -333,7 +343,7 @@ class RuleGen:
             needed.update(slots)
         needed &= set().union(*self.scope)      # a local declared later is written before it is read
         self.resume[resume] = self.resume.get(resume, set()) | needed
-        for text in [f"fr[1] = {resume}"] + [f"fr[{k + OFFSET}] = v{k}" for k in sorted(needed)] + ["return True"]:
+        for text in [f"fr[1] = {resume}"] + [f"fr[{self.at[k]}] = v{k}" for k in sorted(needed)] + ["return True"]:
             self.line(text, span, ind)
 
     def flat_block(self, stmts, declared=()):
@@ -365,7 +375,7 @@ class RuleGen:
 
     def flat_CallRule(self, s):
         frame = ", ".join([str(self.index[s.rule]), "0"] + [self.x.src(a) for a in s.args]
-                          + ["None"] * (self.prog.rules[s.rule].frame_size - len(s.args)))
+                          + ["None"] * (self.frame_size(s.rule) - len(s.args)))
         self.line(f"_f = [{frame}]", s.span)
         self.line("m.stack.append(_f)", s.span)
         after = len(self.blocks)          # the block after this call
@@ -381,7 +391,7 @@ class RuleGen:
         self.line(f"_e = ({', '.join(args)}{',' if args else ''})", s.span)
         self.line("_b = len(m.stack)", s.span)
         for h in reversed(handlers):
-            pad = self.prog.rules[h].frame_size - len(args)
+            pad = self.frame_size(h) - len(args)
             self.line(f"m.stack.append([{self.index[h]}, 0, *_e{', None' * pad}])", s.span)
         after = len(self.blocks)
         self.line("if rt_drive(m, _b):", s.span)
@@ -456,13 +466,13 @@ class RuleGen:
         size, position, value_at = self.layout.universe(elem, s.domain)
         fmt = self.layout.formatter(elem)
         shown = reads([s.label, s.pass_label, s.chooser]) & self.kept
-        load = [(1, f"v{k} = fr[{k + OFFSET}]", s.span) for k in sorted(shown)]
+        load = [(1, f"v{k} = fr[{self.at[k]}]", s.span) for k in sorted(shown)]
         if s.label is not None:
             lname = self.ns.fresh("L")
             label = self.ns.define(lname, f"def {lname}(m, fr):", load + [(1, f"return {x.src(s.label)}", s.span)],
                                    self.rule.label, s.span)
         else:
-            k = s.slot + OFFSET
+            k = self.at[s.slot]
 
             def label(m, fr, fmt=fmt):
                 return f"choose {fmt(m, fr[k])}"
@@ -474,7 +484,7 @@ class RuleGen:
             def pass_label(m, fr):
                 return "pass"
         info = ChoiceInfo(len(self.choices), self.rule.key.split("@")[0], s.span, s.may, self.action_count, size, position,
-                          value_at, s.slot + OFFSET, label, pass_label)
+                          value_at, self.at[s.slot], label, pass_label)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)
         skip, end = _Label(), _Label()
