@@ -42,8 +42,8 @@ def builtin(name, arity, doc):
     return register
 
 
-def _a(t) -> str:
-    """`an Int`, `a List[Card]`: a type named in a sentence."""
+def a_type(t) -> str:
+    """`an Int`, `a List[Card]`: a type named in a sentence (the checker's messages use it too)."""
     if t is T.ANY:
         return "something unknown"
     s = str(t)
@@ -55,7 +55,7 @@ def _collection(name):
     def check(ck, e, typ):
         elem = T.element_of(typ)
         if elem is None:
-            ck.error(e.args[0].span, f"'{name}' needs a list or a zone, not {_a(typ)}")
+            ck.error(e.args[0].span, f"'{name}' needs a list or a zone, not {a_type(typ)}")
         return elem
     return check
 
@@ -93,7 +93,7 @@ def _(gen, call, a):
 def _zone_end(name):
     def check(ck, e, typ):
         if not isinstance(typ, T.ZoneT) and typ is not T.ANY:
-            ck.error(e.args[0].span, f"'{name}' needs a zone, not {_a(typ)}", "for a list, use xs[0] or xs[-1]")
+            ck.error(e.args[0].span, f"'{name}' needs a zone, not {a_type(typ)}", "for a list, use xs[0] or xs[-1]")
             return T.ANY
         return T.element_of(typ)
     return check
@@ -333,7 +333,7 @@ def _(gen, call, a):
 @builtin("join", 2, "join(list, \", \"): the elements as text, with the separator between them")
 def _join(ck, e, typ):
     if T.element_of(typ) is None:
-        ck.error(e.args[0].span, f"'join' needs a list or a zone, not {_a(typ)}", REGISTRY["join"].doc)
+        ck.error(e.args[0].span, f"'join' needs a list or a zone, not {a_type(typ)}", REGISTRY["join"].doc)
     ck.expect(e.args[1], ck.expr(e.args[1]), T.STR, "the separator")
     return T.STR
 

@@ -20,7 +20,7 @@ import attrs
 from ..diagnostics import Diagnostic, did_you_mean
 from ..syntax import ast
 from . import types as T
-from ..builtins import FUNCTIONS, REGISTRY
+from ..builtins import FUNCTIONS, REGISTRY, a_type as _a
 
 
 # ------------------------------------------------------------------ symbols
@@ -1157,13 +1157,6 @@ class Checker:
         self.expect(e.key, self.expr(e.key), T.INT, "the key after `by`")
         self.scope.pop()
         return elem
-
-
-def _a(t) -> str:
-    s = str(t)
-    if t is T.ANY:
-        return "something unknown"
-    return ("an " if s[:1].lower() in "aeiou" else "a ") + s
 
 
 def _static_range(node):

@@ -198,8 +198,7 @@ class Lowerer:
         if isinstance(sym, EnumValueSym):
             return ir.Const(typ, e.span, sym.index)
         if isinstance(sym, EnumSym):
-            return ir.Fixed(typ, e.span, "enum", sym.decl.name if hasattr(sym.decl, "name") else sym.type.name,
-                            0, len(sym.type.values) - 1)
+            return ir.Fixed(typ, e.span, "enum", sym.type.name, 0, len(sym.type.values) - 1)
         if isinstance(sym, CardSym):
             return ir.Fixed(typ, e.span, "cards", sym.decl.name)
         if isinstance(sym, CardsSym):

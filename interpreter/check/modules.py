@@ -60,8 +60,6 @@ def resolve_game(ref: str) -> Path:
     p = Path(ref)
     if p.is_file():
         return p
-    if not p.suffix and ref in {n.split("-")[0] for n in games}:
-        pass
     raise FileNotFoundError(ref)
 
 

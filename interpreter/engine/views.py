@@ -6,10 +6,12 @@ change when cards hidden from them are reshuffled. No game decides this; the
 """
 from __future__ import annotations
 
+from ..compile.layout import owner_team
 from . import machine
 
 
 def can_see(program, zone, instance_owner: int, viewer) -> bool:
+    """May `viewer` (a seat, or None for everything) see the cards of a zone instance with this owner?"""
     if viewer is None:          # omniscient
         return True
     seen = zone.seen
@@ -21,8 +23,10 @@ def can_see(program, zone, instance_owner: int, viewer) -> bool:
         return instance_owner == viewer
     if seen == "team":
         teams = max(1, len(program.teams))
-        return instance_owner <= -2 and (-instance_owner - 2) == viewer % teams or \
-            (instance_owner >= 0 and instance_owner % teams == viewer % teams)
+        team = owner_team(instance_owner)
+        if team is None and instance_owner >= 0:
+            team = instance_owner % teams          # a player's zone, seen by their team
+        return team == viewer % teams
     return False
 
 
@@ -40,9 +44,9 @@ def view(m, viewer=None) -> dict:
         entry = {}
         for k in owners:
             inst = zone.base + (k or 0)
-            inst_owner = k if zone.owner == "player" else (-(k + 2) if zone.owner == "team" else -1)
             cards = m.zones[inst]
-            shown = [p.card_names[c] for c in cards] if can_see(p, zone, inst_owner, viewer) else {"hidden": len(cards)}
+            shown = [p.card_names[c] for c in cards] if can_see(p, zone, p.zone_instance_owner[inst], viewer) \
+                else {"hidden": len(cards)}
             if zone.owner == "player":
                 entry[m.names[k]] = shown
             elif zone.owner == "team":
