@@ -100,3 +100,14 @@ def test_example(kind, source, tmp_path):
     with pytest.raises(RulesRuntimeError) as info:
         play_to_end(program, program.min_players, seed=0)
     assert want in str(info.value), f"expected {want!r} in:\n{info.value}"
+
+
+def test_the_builtin_table_lists_exactly_the_registry():
+    """docs/language.md's table of built-in functions and rulecraft.builtins say the same functions."""
+    from rulecraft.builtins import REGISTRY
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text.split("## Built-in functions", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    documented = {name for row in rows for name in re.findall(r"`([a-z_]+)\(", row.split("|")[1])}
+    assert documented == set(REGISTRY), (
+        f"only in the docs: {sorted(documented - set(REGISTRY))}; only in the registry: {sorted(set(REGISTRY) - documented)}")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import cards_in, get_var, placement_problems
-from rulecraft.runtime.errors import RulesRuntimeError
+from rulecraft.runtime.errors import InternalError, RulesRuntimeError
+from rulecraft.runtime.helpers import rt_random
 from rulecraft.diagnostics import RulesError
 from rulecraft.engine import machine
 from rulecraft.runtime import rng
@@ -89,6 +90,34 @@ def test_endless_recursion_of_a_def_is_stopped(rules_file):
         machine.new_game(load_file(path), 1)
     assert "itself" in str(info.value)
     assert info.value.chain[0][0] == "play"
+
+
+def test_a_fault_of_rulecraft_is_reported_as_an_internal_error_not_the_authors(rules_file):
+    """A Python error that no rule can cause (here a runtime helper made to fail) says it is rulecraft's,
+    and still names the rule and line where the rules stood."""
+    path = rules_file('game "Bug"\nplayers 2\nvar x: Int = 0\n\nrule play:\n    x = 1\n'
+                      '    x = random([1, 2, 3])\n')
+    program = load_file(path)
+    namespace = program.codes[program.rule_index["play"]].entry.__globals__
+
+    def broken(m, xs):
+        raise TypeError("a bug in a helper")
+    namespace["rt_random"] = broken
+    try:
+        with pytest.raises(InternalError) as info:
+            machine.new_game(program, 2)
+    finally:
+        namespace["rt_random"] = rt_random
+    text = str(info.value)
+    assert "internal error in rulecraft, please report it" in text and "TypeError: a bug in a helper" in text
+    assert info.value.span.line == 7 and info.value.chain[0][0] == "play"
+
+
+def test_a_mistake_in_the_rules_is_not_an_internal_error(rules_file):
+    path = rules_file('game "Mistake"\nplayers 1\nzone pile of Card\n\nrule play:\n    let c = top(pile)\n')
+    with pytest.raises(RulesRuntimeError) as info:
+        machine.new_game(load_file(path), 1)
+    assert not isinstance(info.value, InternalError) and "top of an empty zone" in str(info.value)
 
 
 def test_a_loop_that_reaches_a_decision_is_not_runaway(rules_file):

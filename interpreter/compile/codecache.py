@@ -12,7 +12,7 @@ import marshal
 import os
 import sys
 
-from ..syntax.parser import _cache_dir
+from ..cachedir import cache_dir
 
 _VERSION = f"{sys.version_info[0]}.{sys.version_info[1]}"
 
@@ -23,9 +23,9 @@ class CodeCache:
         self.codes: dict = {}
         self.used: set = set()
         self.dirty = False
-        folder = _cache_dir()
+        folder = cache_dir("code")
         if key and folder is not None:
-            self.path = folder.parent / "code" / f"{key}-py{_VERSION}.marshal"
+            self.path = folder / f"{key}-py{_VERSION}.marshal"
             try:
                 with open(self.path, "rb") as f:
                     loaded = marshal.load(f)

@@ -16,6 +16,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
+from ..cachedir import cache_dir
 from ..diagnostics import Diagnostic, RulesError, Span
 from . import ast
 
@@ -663,15 +664,8 @@ def _cache_key(text: str, path: str) -> str:
     return hashlib.sha256(f"{_grammar_digest()}\0{path}\0{text}".encode()).hexdigest()
 
 
-def _cache_dir() -> Path | None:
-    if os.environ.get("RULECRAFT_NO_CACHE"):
-        return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rulecraft" / "ast"
-
-
 def _read_cache(key: str):
-    folder = _cache_dir()
+    folder = cache_dir("ast")
     if folder is None:
         return None
     try:
@@ -683,7 +677,7 @@ def _read_cache(key: str):
 
 
 def _write_cache(key: str, module) -> None:
-    folder = _cache_dir()
+    folder = cache_dir("ast")
     if folder is None:
         return
     try:
