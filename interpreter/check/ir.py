@@ -191,7 +191,7 @@ class Cond:
 
 
 @_node
-class BinOp:
+class _Binary:
     type: object
     span: object
     op: str
@@ -200,21 +200,18 @@ class BinOp:
 
 
 @_node
-class Compare:
-    type: object
-    span: object
-    op: str
-    left: object
-    right: object
+class BinOp(_Binary):
+    """`a + b`, `-`, `*`, `/`, `mod`; `+` also joins lists."""
 
 
 @_node
-class BoolOp:
-    type: object
-    span: object
-    op: str
-    left: object
-    right: object
+class Compare(_Binary):
+    """`a == b`, `!=`, `<`, `<=`, `>`, `>=`, `in`, `not in`."""
+
+
+@_node
+class BoolOp(_Binary):
+    """`a and b`, `a or b`."""
 
 
 @_node
