@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..syntax import ast
 from . import ir
 from . import types as T
-from .checker import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym, RuleSym,
+from .symbols import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym,
                       TeamValue, VarSym, ZoneSym)
 
 

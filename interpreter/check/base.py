@@ -1,0 +1,51 @@
+"""The checker's state, shared by its passes (declarations.py, statements.py, expressions.py).
+
+Every attribute the passes read or write is declared here, in one place.
+"""
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic
+from .symbols import Scope
+
+
+class CheckerBase:
+    def __init__(self, decls, originals, diags):
+        self.decls = decls
+        self.originals = originals
+        self.diags = diags
+        self.globals: dict = {}
+        self.types: dict = {}
+        self.refs: dict = {}
+        self.slots: dict = {}
+        self.scope: Scope | None = None
+        self.current_decl = None
+        self.enum_values: dict[str, list] = {}
+        self.var_count = 0
+        self.options: list = []
+        self.enums: list = []
+        self.cards: list = []
+        self.card_sets: list = []
+        self.zones: list = []
+        self.vars: list = []
+        self.defs: dict = {}
+        self.rules: dict = {}
+        self.scores: dict = {}
+        self.invariants: list = []
+        self.events: dict = {}
+        self.handlers: list = []
+        self.scenarios: list = []
+        self.anytimes: list = []
+        self.sheets: dict = {}
+        self.limit = None
+        self.in_rule = False
+        self.option_types: dict = {}
+        self.best_allowed: set = set()
+        self.depth = 0
+        self.too_deep = False
+        self.module = False
+        self.downcasts: dict = {}
+
+    # ---------------------------------------------------------------- errors
+    def error(self, span, message, hint="", related=()):
+        self.diags.append(Diagnostic(span, message, hint, "error", tuple(related)))
+

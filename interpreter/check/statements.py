@@ -1,0 +1,394 @@
+"""Pass 2 of checking, for bodies: each rule, def, scenario and statement, with a scope of locals."""
+from __future__ import annotations
+
+from ..builtins import a_type as _a
+from ..diagnostics import did_you_mean
+from ..syntax import ast
+from . import types as T
+from .base import CheckerBase
+from .symbols import CardSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
+
+
+class Statements(CheckerBase):
+    def check_all(self):
+        for sym in self.cards:
+            if sym.decl.named is not None:
+                self.scope = Scope(sym.decl)
+                for fname, (pos, ftyp) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]):
+                    self.scope.declare(fname, ftyp, sym.decl.span)
+                self.expr(sym.decl.named)
+                self.slots[id(sym.decl)] = self.scope.count
+        for sym in self.options:
+            d = sym.decl
+            self.scope = Scope(d)
+            if sym.kind != "choice":
+                typ = self.expr(d.default)
+                self.expect(d.default, typ, sym.type, "the default of this option")
+            sym.default = _constant_option_value(d.default, sym, self)
+        for sym in self.card_sets:
+            self.scope = Scope(sym.decl)
+            typ = self.expr(sym.decl.value)
+            elem = T.element_of(typ)
+            if not isinstance(typ, T.ListT) or not (isinstance(elem, T.CardT) or elem is T.ANY):
+                if typ is not T.ANY:
+                    self.error(sym.decl.value.span, f"a card set is a list of cards, not {typ}",
+                               "for example [Card(s, n) for s in Suit for n in 1..13]")
+                typ = T.ANY
+            sym.type = typ
+            self.slots[id(sym.decl)] = self.scope.count
+        for sym in self.vars:
+            d = sym.decl
+            if d.init is not None:
+                self.scope = Scope(d)
+                self.in_rule = False
+                typ = self.expr(d.init)
+                want = sym.type.value if isinstance(sym.type, T.TableT) else sym.type
+                self.expect(d.init, typ, want, f"the starting value of '{d.name}'")
+                self.slots[id(d)] = self.scope.count
+        for sym in self.defs.values():
+            self.check_def(sym)
+        for sym in self.rules.values():
+            self.check_rule(sym)
+        for sym in self.handlers:
+            self.check_rule(sym)
+        for sym in self.anytimes:
+            self.check_rule(sym)
+        for d in self.scenarios:
+            self.check_scenario(d)
+        for d in self.sheets.values():
+            self.scope = Scope(d)
+            self.current_decl = d
+            if d.player is not None:
+                self.scope.declare(d.player, T.PLAYER, d.span)
+            for line in d.lines:
+                self.expr(line)
+        for kind, d in self.scores.items():
+            self.scope = Scope(d)
+            self.scope.declare(d.var, T.PLAYER, d.span)
+            typ = self.expr(d.value)
+            self.expect(d.value, typ, T.INT, f"the {kind}")
+        for d in self.invariants:
+            self.scope = Scope(d)
+            typ = self.expr(d.value)
+            self.expect(d.value, typ, T.BOOL, "an invariant")
+            self.slots[id(d)] = self.scope.count
+
+    def check_def(self, sym: DefSym):
+        if sym.frame_size or sym.checking:
+            return sym.ret
+        d = sym.decl
+        saved = (self.scope, self.current_decl, self.in_rule)
+        sym.checking = True
+        self.scope = Scope(d)
+        self.current_decl = d
+        self.in_rule = False
+        for (name, typ), p in zip(sym.params, d.params):
+            self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
+        typ = self.expr(d.body)
+        if sym.ret is not None:
+            self.expect(d.body, typ, sym.ret, f"the value of '{d.name}'")
+        else:
+            sym.ret = typ
+        sym.frame_size = max(1, self.scope.count)
+        sym.checking = False
+        self.scope, self.current_decl, self.in_rule = saved
+        return sym.ret
+
+    def check_rule(self, sym: RuleSym):
+        d = sym.decl
+        self.scope = Scope(d)
+        self.current_decl = d
+        self.in_rule = True
+        if isinstance(d, (ast.WhenDecl, ast.AnytimeDecl)):
+            for (name, typ) in sym.params:
+                self.scope.declare(name, typ, d.span)
+            if d.where is not None:
+                self.expect(d.where, self.expr(d.where), T.BOOL, "a `where` condition")
+            if isinstance(d, ast.AnytimeDecl):
+                self.expr(d.label)
+        else:
+            for (name, typ), p in zip(sym.params, d.params):
+                self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
+        self.block(d.body)
+        sym.frame_size = self.scope.count
+        self.in_rule = False
+
+    def check_scenario(self, d: ast.ScenarioDecl):
+        """Scenario steps: header lines, an optional `arrange:` block (checked as a rule body), expectations."""
+        self.current_decl = d
+        seen_arrange = False
+        for step in d.steps:
+            self.scope = Scope(d)
+            self.in_rule = False
+            if step.kind == "players":
+                if not self.min_players <= step.value <= self.max_players:
+                    self.error(step.span, f"this game is for {self.min_players}..{self.max_players} players, not {step.value}")
+            elif step.kind == "option":
+                opt = self.globals.get(step.name)
+                if not isinstance(opt, OptionSym):
+                    self.error(step.span, f"unknown option '{step.name}'", did_you_mean(step.name, [o.decl.name for o in self.options]))
+                else:
+                    _constant_option_value(step.value, opt, self)
+            elif step.kind == "arrange":
+                if seen_arrange:
+                    self.error(step.span, "a scenario has one `arrange:` block")
+                seen_arrange = True
+                sym = RuleSym(d, ())
+                sym.name = f"arrange {d.name}"
+                self.in_rule = True
+                self.block(step.value)
+                sym.frame_size = self.scope.count
+                self.slots[id(step)] = self.scope.count
+                self.in_rule = False
+            elif step.kind == "expect":
+                self.expect(step.value, self.expr(step.value), T.BOOL, "an expectation")
+                self.slots[id(step)] = self.scope.count
+            elif step.kind in ("take", "legal", "illegal"):
+                self.expr(step.value)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts):
+        self.scope.push()
+        for s in stmts:
+            self.stmt(s)
+        self.scope.pop()
+
+    def stmt(self, s):
+        m = getattr(self, "stmt_" + type(s).__name__)
+        m(s)
+
+    def stmt_Let(self, s: ast.Let):
+        typ = self.expr(s.value)
+        if typ is T.VOID:
+            self.error(s.value.span, "this gives no value to keep")
+            typ = T.ANY
+        if self.scope.lookup(s.name) is not None:
+            self.error(s.span, f"'{s.name}' is already a local name here", "choose another name")
+        elif s.name in self.globals and not isinstance(self.globals[s.name], EnumValueSym):
+            pass  # a local may shadow a global on purpose (e.g. `let winner`)
+        self.slots[id(s)] = self.scope.declare(s.name, typ, s.span).slot
+
+    def stmt_Assign(self, s: ast.Assign):
+        vtyp = self.expr(s.value)
+        ttyp = self.assign_target(s.target)
+        if s.op != "=":
+            self.expect(s.value, vtyp, T.INT, f"'{s.op}'")
+            self.expect(s.target, ttyp, T.INT, f"'{s.op}'")
+        else:
+            self.expect(s.value, vtyp, ttyp, "the new value")
+
+    def assignable_names(self):
+        names = [n for n, s in self.globals.items() if isinstance(s, VarSym)]
+        for f in self.scope.frames:
+            names += list(f)
+        return names
+
+    def stmt_Move(self, s: ast.Move):
+        what = self.expr(s.what)
+        to = self.expr(s.to)
+        if not isinstance(to, T.ZoneT) and to is not T.ANY:
+            self.error(s.to.span, f"cards move to a zone, not to {to}", "for example `move c to p.hand`")
+            return
+        if T.is_card(what) or what is T.ANY:
+            elem = what
+        elif isinstance(what, (T.ListT, T.ZoneT)) and T.is_card(what.elem):
+            elem = what.elem
+        else:
+            self.error(s.what.span, f"only cards can move, not {what}",
+                       "move a card, a list of cards, or a zone (all its cards)")
+            return
+        if isinstance(to, T.ZoneT) and not T.assignable(elem, to.elem) and not T.assignable(to.elem, elem):
+            self.error(s.span, f"a {elem} cannot go into a zone of {to.elem}")
+
+    def stmt_Shuffle(self, s: ast.Shuffle):
+        typ = self.expr(s.zone)
+        if not isinstance(typ, T.ZoneT) and typ is not T.ANY:
+            self.error(s.zone.span, f"only a zone can be shuffled, not {typ}")
+
+    def stmt_Say(self, s: ast.Say):
+        self.expr(s.text)
+
+    def stmt_ExprStmt(self, s: ast.ExprStmt):
+        call = s.expr
+        sym = self.globals.get(call.func)
+        if call.func == "original":
+            sym = self.original_sym(call)
+        if isinstance(sym, RuleSym):
+            self.call_args(call, sym.params, sym.decl.name)
+            self.refs[id(call)] = sym
+            self.types[id(call)] = T.VOID
+            return
+        typ = self.expr(call)
+        if typ is not T.ANY:
+            self.error(call.span, f"'{call.func}' gives a value but does nothing", "use it in `let`, `if` or an assignment")
+
+    def stmt_Signal(self, s: ast.Signal):
+        event = self.events.get(s.event)
+        if event is None:
+            for a in s.args:
+                self.expr(a)
+            self.error(s.span, f"unknown event '{s.event}'",
+                       did_you_mean(s.event, self.events) or f"declare it: `event {s.event}(...)`")
+            return
+        fake = ast.Call(s.span, s.event, s.span, s.args)
+        self.call_args(fake, event.params, s.event)
+        self.refs[id(s)] = event
+
+    def stmt_AddTo(self, s: ast.AddTo):
+        self.list_update(s, "add")
+
+    def stmt_RemoveFrom(self, s: ast.RemoveFrom):
+        self.list_update(s, "remove")
+
+    def list_update(self, s, verb):
+        vtyp = self.expr(s.value)
+        ttyp = self.assign_target(s.target)
+        if ttyp is T.ANY:
+            return
+        if not isinstance(ttyp, T.ListT):
+            self.error(s.target.span, f"{verb} works on a list variable, not {_a(ttyp)}",
+                       f"for numbers write `{'+=' if verb == 'add' else '-='}`")
+            return
+        self.expect(s.value, vtyp, ttyp.elem, f"the value to {verb}")
+
+    def assign_target(self, target):
+        """The type of an assignable place (a var, a player's var, a table entry, a local), or ANY after an error."""
+        if isinstance(target, ast.Name):
+            sym = self.scope.lookup(target.id) or self.globals.get(target.id)
+            if isinstance(sym, LocalSym):
+                self.refs[id(target)] = sym
+                self.types[id(target)] = sym.type
+                return sym.type
+            if isinstance(sym, VarSym):
+                self.refs[id(target)] = sym
+                self.types[id(target)] = sym.type
+                if sym.owner:
+                    self.error(target.span, f"'{target.id}' belongs to each {sym.owner}",
+                               f"write `p.{target.id}` for a {sym.owner} p")
+                    return T.ANY
+                return sym.type
+            if sym is None:
+                self.error(target.span, f"unknown variable '{target.id}'",
+                           did_you_mean(target.id, self.assignable_names()) or f"declare it with `var {target.id}: Int = 0`")
+            else:
+                self.error(target.span, f"'{target.id}' cannot be changed", "only a `var` or a local can be assigned")
+            return T.ANY
+        if isinstance(target, ast.Index):
+            otyp = self.expr(target.obj)
+            ktyp = self.expr(target.index)
+            self.types[id(target)] = T.ANY
+            if isinstance(otyp, T.TableT) and self.is_var_place(target.obj):
+                self.check_key(target.index, ktyp, otyp)
+                self.types[id(target)] = otyp.value
+                return otyp.value
+            if otyp is not T.ANY:
+                self.error(target.span, "this cannot be changed", "only entries of a table `var ... by K` can be assigned")
+            return T.ANY
+        typ = self.expr(target)
+        if not isinstance(self.refs.get(id(target)), VarSym):
+            if typ is not T.ANY:
+                self.error(target.span, "this cannot be assigned to", "only a `var` (like `p.points`) can be assigned")
+            return T.ANY
+        return typ
+
+    def is_var_place(self, node):
+        return isinstance(self.refs.get(id(node)), VarSym)
+
+    def check_key(self, node, ktyp, table):
+        if not isinstance(table.key, tuple):
+            self.expect(node, ktyp, table.key, "the key of this table")
+        else:
+            self.expect(node, ktyp, T.INT, "the key of this table")
+
+    def stmt_Pass(self, s):
+        pass
+
+    def stmt_Stop(self, s):
+        pass
+
+    def stmt_If(self, s: ast.If):
+        for cond, body in s.branches:
+            self.expect(cond, self.expr(cond), T.BOOL, "a condition")
+            self.block(body)
+        if s.otherwise is not None:
+            self.block(s.otherwise)
+
+    def stmt_For(self, s: ast.For):
+        typ = self.expr(s.iterable)
+        elem = self.iter_elem(s.iterable, typ)
+        self.slots[(id(s), "list")] = self.scope.temp()
+        self.slots[(id(s), "index")] = self.scope.temp()
+        self.scope.push()
+        self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
+        self.block(s.body)
+        self.scope.pop()
+
+    def stmt_While(self, s: ast.While):
+        self.expect(s.cond, self.expr(s.cond), T.BOOL, "a condition")
+        self.block(s.body)
+
+    def stmt_Repeat(self, s: ast.Repeat):
+        self.expect(s.count, self.expr(s.count), T.INT, "the number of repeats")
+        self.slots[(id(s), "count")] = self.scope.temp()
+        self.block(s.body)
+
+    def stmt_Choose(self, s: ast.Choose):
+        ctyp = self.expr(s.chooser)
+        self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
+        dtyp = self.expr(s.domain)
+        elem = self.iter_elem(s.domain, dtyp)
+        if not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+                or (elem is T.INT and _static_range(s.domain) is not None)):
+            self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
+                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        self.scope.push()
+        self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
+        if s.where is not None:
+            self.expect(s.where, self.expr(s.where), T.BOOL, "a `where` condition")
+        if s.label is not None:
+            self.expr(s.label)
+        self.block(s.body)
+        self.scope.pop()
+        if s.pass_label is not None:
+            self.expr(s.pass_label)
+        if s.otherwise is not None:
+            self.block(s.otherwise)
+
+    def iter_elem(self, node, typ):
+        if isinstance(node, ast.Name) and isinstance(self.refs.get(id(node)), (EnumSym, CardSym)):
+            return typ.elem
+        elem = T.element_of(typ)
+        if elem is None:
+            self.error(node.span, f"cannot go through {typ} one by one", "use a list, a zone, an enum or a range")
+            return T.ANY
+        return elem
+
+
+
+def _static_range(node):
+    return (node.lo, node.hi) if isinstance(node, ast.RangeLit) else None
+
+
+def _constant_option_value(node, sym, checker):
+    """Option defaults must be constants: a value name, a number, true/false."""
+    if sym.kind == "choice":
+        if isinstance(node, ast.Name) and node.id in sym.type.values:
+            return sym.type.values.index(node.id)
+        checker.error(node.span, f"the default must be one of {', '.join(sym.type.values)}")
+        return 0
+    if sym.kind == "range":
+        value = node.value if isinstance(node, ast.IntLit) else (-node.operand.value if isinstance(node, ast.Neg) and isinstance(node.operand, ast.IntLit) else None)
+        lo, hi = sym.values
+        if value is None:
+            checker.error(node.span, "the default must be a number")
+            return lo
+        if not lo <= value <= hi:
+            checker.error(node.span, f"the default {value} is outside {lo}..{hi}")
+            return lo
+        return value
+    if isinstance(node, ast.BoolLit):
+        return node.value
+    checker.error(node.span, "the default must be true or false")
+    return False
+
+
