@@ -1,23 +1,19 @@
-"""IR rules → Python functions: plain ones for rules that never wait, resumable ones for the others.
-
-Most rules never wait for a decision (refilling hands, finding a trick's
-winner, scoring): a fixpoint over calls and signals finds them, and each
-becomes `def R3(m, v0, v1): …` with its locals as Python locals, called
-directly.
+"""Rules that can wait for a decision → resumable Python functions.
 
 A rule that can wait (it holds a choice, or calls or signals one that can)
 becomes one function `def W4(m, fr): …` that starts or resumes at the
-position kept in its frame `fr = [rule index, pc, local 0, local 1, …]`. Its
-body is cut into numbered blocks at the points where it can wait, and runs in
-a `while True:` over `if pc == k:` tests in block order, so falling into the
+position kept in its frame `fr = [rule index, pc, local, …]`. Its body is cut
+into numbered blocks at the points where it can wait, and runs in a
+`while True:` over `if pc == k:` tests in block order, so falling into the
 next block or jumping forward costs one comparison per block skipped and only
 loops jump back. Statements with no waiting point inside (most of them) stay
-structured Python within their block. The locals are loaded from the frame on
-entry and stored back only when the rule waits, so the position is always
-plain data in the state — it can be copied, saved and loaded mid-rule — and
-no Python generator is involved. Calls between waiting rules are direct Python
-calls; a rule returns True when it waits (its callers then record where they
-stand and return True too) and False when it is done.
+structured Python within their block (statements.py). The locals live in
+Python variables; the ones live at a waiting point are stored in the frame
+when the rule waits and loaded back when it resumes, so the position is
+always plain data in the state — it can be copied, saved and loaded mid-rule —
+and no Python generator is involved. Calls between waiting rules are direct
+Python calls; a rule returns True when it waits (its callers then record where
+they stand and return True too) and False when it is done.
 """
 from __future__ import annotations
 
@@ -25,72 +21,7 @@ from ..check import ir
 from ..check import types as T
 from .codegen import TICK
 from .program import ChoiceInfo
-
-OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
-
-
-def _children(s):
-    """The statement lists nested in a statement."""
-    if isinstance(s, ir.If):
-        return [body for _cond, body in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
-    if isinstance(s, (ir.For, ir.While, ir.Repeat)):
-        return [s.body]
-    if isinstance(s, ir.Choose):
-        return [s.body] + ([s.otherwise] if s.otherwise is not None else [])
-    return []
-
-
-def analyse_waiting(prog: ir.Program) -> dict:
-    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
-    facts = {}
-    for key, rule in prog.rules.items():
-        choose, calls, signals = False, set(), set()
-        stack = list(rule.body)
-        while stack:
-            s = stack.pop()
-            if isinstance(s, ir.Choose):
-                choose = True
-            elif isinstance(s, ir.CallRule):
-                calls.add(s.rule)
-            elif isinstance(s, ir.Signal):
-                signals.update(prog.events.get(s.event, ()))
-            for body in _children(s):
-                stack.extend(body)
-        facts[key] = (choose, calls | signals)
-    waits = {key: f[0] for key, f in facts.items()}
-    changed = True
-    while changed:
-        changed = False
-        for key, (_choose, callees) in facts.items():
-            if not waits[key] and any(waits.get(c, True) for c in callees):
-                waits[key] = True
-                changed = True
-    return waits
-
-
-def frame_slots(rule: ir.Rule) -> list[int]:
-    """The slots a rule keeps in its frame: parameters, `let`s, loop and choice variables (not the
-    variables of comprehensions, which live and die inside one expression)."""
-    slots = set(range(rule.params))
-    stack = list(rule.body)
-    while stack:
-        s = stack.pop()
-        if isinstance(s, ir.Let):
-            slots.add(s.slot)
-        elif isinstance(s, ir.For):
-            slots.update((s.slot, s.list_slot, s.index_slot))
-        elif isinstance(s, ir.Repeat):
-            slots.add(s.count_slot)
-        elif isinstance(s, ir.Choose):
-            slots.add(s.slot)
-        for body in _children(s):
-            stack.extend(body)
-    return sorted(slots)
-
-
-def reads(nodes) -> set:
-    """The local slots these IR nodes read by name."""
-    return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
+from .statements import StatementGen, children, reads
 
 
 class _Label:
@@ -111,142 +42,14 @@ class _Goto:
         return self.to if isinstance(self.to, int) else self.to.block
 
 
-class RuleGen:
+class RuleGen(StatementGen):
     """Generates every rule's function into the namespace; choices are numbered as they are met."""
 
     def __init__(self, prog, layout, ns, exprs, has_anytime: bool):
-        self.prog = prog
-        self.layout = layout
-        self.ns = ns
-        self.x = exprs
-        self.waits = analyse_waiting(prog)
-        self.index = {key: i for i, key in enumerate(prog.rules)}
-        self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
+        super().__init__(prog, layout, ns, exprs)
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
         self.has_anytime = has_anytime
-        # where each local lives in its rule's frame: a rule that waits keeps its own locals there,
-        # one that never waits only its parameters (the frame only starts it)
-        self.frames = {key: {slot: OFFSET + k for k, slot in enumerate(frame_slots(rule) if self.waits[key]
-                                                                       else range(rule.params))}
-                       for key, rule in prog.rules.items()}
-
-    def frame_size(self, key) -> int:
-        """How many locals a frame of this rule holds (after its rule index and pc)."""
-        return len(self.frames[key])
-
-    # ------------------------------------------------------------ rules that never wait
-    def native(self, rule: ir.Rule):
-        """`def R3(m, v0, …):` and its frame entry `def F3(m, fr)` (for a rule started from the stack)."""
-        lines = []
-        if rule.where is not None:
-            lines.append((1, f"if not ({self.x.src(rule.where)}): return", rule.where.span))
-        self.nat_block(rule.body, lines, 1, rule.span)
-        name = self.names[rule.key]
-        params = ", ".join(["m"] + [f"v{i}" for i in range(rule.params)])
-        self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
-        i = self.index[rule.key]
-        args = "".join(f", fr[{self.frames[rule.key][k]}]" for k in range(rule.params))
-        entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
-                               [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
-        return entry, [rule.span]
-
-    # ------------------------------------------------------------ statements, as structured Python
-    def nat_block(self, stmts, out, ind, span):
-        start = len(out)
-        for s in stmts:
-            getattr(self, "nat_" + type(s).__name__)(s, out, ind)
-        if len(out) == start:
-            out.append((ind, "pass", span))
-
-    def nat_Let(self, s, out, ind):
-        out.append((ind, f"v{s.slot} = {self.x.src(s.value)}", s.span))
-
-    def nat_Assign(self, s, out, ind):
-        out.append((ind, f"{self.x.src(s.place)} {s.op} {self.x.src(s.value)}", s.span))
-
-    def nat_AddTo(self, s, out, ind):
-        place = self.x.src(s.place)
-        out.append((ind, f"{place} = tuple({place}) + ({self.x.src(s.value)},)", s.span))
-
-    def nat_RemoveFrom(self, s, out, ind):
-        place = self.x.src(s.place)
-        out.append((ind, f"{place} = rt_remove({place}, {self.x.src(s.value)})", s.span))
-
-    def nat_Move(self, s, out, ind):
-        x = self.x
-        to = x.src(s.to)
-        bottom = "True" if s.bottom else "False"
-        wtyp = s.what.type
-        if isinstance(wtyp, T.ZoneT):
-            out.append((ind, f"rt_move_zone(m, {x.src(s.what)}, {to}, {bottom})", s.span))
-        elif isinstance(wtyp, T.ListT):
-            out.append((ind, f"rt_move_list(m, {x.src(s.what)}, {to}, {bottom})", s.span))
-        elif isinstance(s.what, ir.BuiltinCall) and s.what.name == "top" and not s.bottom:
-            # `move top(Z) to X`: pop the top card instead of searching for it
-            zone = x.src(s.what.args[0])
-            out.append((ind, f"_z = {zone}; _d = {to}", s.span))
-            out.append((ind, "_c = (m.zones[_z] or rt_top(m, _z)).pop(); m.zones[_d].append(_c); m.where[_c] = _d", s.span))
-        else:
-            put = "m.zones[_d].insert(0, _c)" if s.bottom else "m.zones[_d].append(_c)"
-            out.append((ind, f"_c = {x.src(s.what)}; _d = {to}; _s = m.where[_c]", s.span))
-            out.append((ind, "if _s >= 0: m.zones[_s].remove(_c)", s.span))
-            out.append((ind, f"{put}; m.where[_c] = _d", s.span))
-
-    def nat_Shuffle(self, s, out, ind):
-        out.append((ind, f"rt_shuffle(m, m.zones[{self.x.src(s.zone)}])", s.span))
-
-    def nat_Say(self, s, out, ind):
-        out.append((ind, f"if m.sink is not None: m.sink.append({self.x.src(s.text)})", s.span))
-
-    def nat_CallRule(self, s, out, ind):
-        args = ", ".join(["m"] + [self.x.src(a) for a in s.args])
-        out.append((ind, f"{self.names[s.rule]}({args})", s.span))
-
-    def nat_Signal(self, s, out, ind):
-        handlers = self.prog.events.get(s.event, ())
-        args = [self.x.src(a) for a in s.args]
-        if not handlers:
-            return
-        temp = self.ns.fresh("_e")
-        out.append((ind, f"{temp} = ({', '.join(args)}{',' if args else ''})", s.span))
-        for h in handlers:
-            out.append((ind, f"{self.names[h]}(m, *{temp})", s.span))
-
-    def nat_Pass(self, s, out, ind):
-        out.append((ind, "pass", s.span))
-
-    def nat_Stop(self, s, out, ind):
-        out.append((ind, self.stop_text, s.span))
-
-    def nat_If(self, s, out, ind):
-        for k, (cond, body) in enumerate(s.branches):
-            out.append((ind, f"{'if' if k == 0 else 'elif'} {self.x.src(cond)}:", cond.span))
-            self.nat_block(body, out, ind + 1, s.span)
-        if s.otherwise is not None:
-            out.append((ind, "else:", s.span))
-            self.nat_block(s.otherwise, out, ind + 1, s.span)
-
-    def nat_For(self, s, out, ind):
-        # A `for` goes through a fixed sequence, so it needs no step budget. A zone is copied
-        # first (the body may move its cards); a list is already an immutable tuple.
-        seq = self.x.seq(s.iterable)
-        if isinstance(s.iterable.type, T.ZoneT):
-            seq = f"tuple({seq})"
-        out.append((ind, f"for v{s.slot} in {seq}:", s.span))
-        self.nat_block(s.body, out, ind + 1, s.span)
-
-    def nat_While(self, s, out, ind):
-        out.append((ind, f"while {self.x.src(s.cond)}:", s.span))
-        for line in TICK:
-            out.append((ind + 1, line, s.span))
-        self.nat_block(s.body, out, ind + 1, s.span)
-
-    def nat_Repeat(self, s, out, ind):
-        out.append((ind, f"for _ in range({self.x.src(s.count)}):", s.span))   # a fixed count: no budget needed
-        self.nat_block(s.body, out, ind + 1, s.span)
-
-    stop_text = "return"
 
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
@@ -257,7 +60,7 @@ class RuleGen:
             return self.waits[s.rule]
         if isinstance(s, ir.Signal):
             return any(self.waits[h] for h in self.prog.events.get(s.event, ()))
-        return any(self.waits_at(x) for body in _children(s) for x in body)
+        return any(self.waits_at(x) for body in children(s) for x in body)
 
     def resumable(self, rule: ir.Rule):
         """`def W4(m, fr):` — see the module's docstring."""

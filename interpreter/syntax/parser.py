@@ -1,6 +1,9 @@
 """Text → AST. Lark parses with the grammar in grammar/rulecraft.lark; a
 Transformer builds the frozen AST so positions survive; Lark's exceptions become
-diagnostics here and nowhere else.
+diagnostics in errors.py and nowhere else.
+
+Over 500 lines for one reason: the transformer has one short method per grammar
+rule, kept in one class so the grammar and the tree it builds read side by side.
 """
 from __future__ import annotations
 
@@ -13,10 +16,11 @@ import re
 from pathlib import Path
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.indenter import DedentError, Indenter
 
 from ..cachedir import cache_dir
+from .errors import diagnostic_from_lark, line_of_dedent
 from ..diagnostics import Diagnostic, RulesError, Span
 from . import ast
 
@@ -482,7 +486,7 @@ def _parse_expr_text(text: str, path: str, line_shift: int, col_shift: int):
     try:
         tree = _lark().parse(text, start="expr")
     except UnexpectedInput as e:
-        d = _diagnostic_from_lark(e, path, text)
+        d = diagnostic_from_lark(e, path, text)
         s = d.span
         raise _ParseFailure(Diagnostic(Span(path, s.line + line_shift, s.col + col_shift, s.line + line_shift,
                                             s.col + col_shift + 1), d.message, d.hint)) from None
@@ -496,136 +500,6 @@ def _transform(tree, transformer):
         if isinstance(e.orig_exc, _ParseFailure):
             raise e.orig_exc from None
         raise
-
-
-_TOKEN_NAMES = {
-    "_NL": "the end of the line", "$END": "the end of the file", "_INDENT": "an indented block",
-    "_DEDENT": "the end of the block", "NAME": "a name", "INT": "a number", "STRING": "a text in quotes",
-    "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQ": "'='",
-    "DOT": "'.'", "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'",
-    "PLUS_EQ": "'+='", "MINUS_EQ": "'-='", "COMP_OP": "a comparison", "IN": "'in'", "VBAR": "'|'",
-}
-
-
-def _describe_expected(expected) -> str:
-    names = []
-    for t in sorted(expected):
-        if t in _TOKEN_NAMES:
-            names.append(_TOKEN_NAMES[t])
-        elif t.isupper() and not t.startswith("_"):
-            names.append("'" + t.lower().replace("_", " ") + "'")
-    names = sorted(set(names))
-    if not names:
-        return ""
-    if len(names) > 8:
-        names = names[:8] + ["…"]
-    return "expected " + ", ".join(names)
-
-
-def _token_text(tok) -> str:
-    if tok.type == "_NL":
-        return "end of line"
-    if tok.type == "_INDENT":
-        return "indentation"
-    if tok.type == "_DEDENT":
-        return "end of block"
-    if tok.type == "$END":
-        return "end of file"
-    return repr(str(tok))
-
-
-def _diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
-    if isinstance(e, UnexpectedCharacters):
-        ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
-        hint = "text goes in double quotes" if ch in "'`" else ""
-        if ch == "\t":
-            hint = "indent with spaces"
-        return Diagnostic(Span(path, e.line, e.column, e.line, e.column + 1), f"unexpected character {ch!r}", hint)
-    if isinstance(e, UnexpectedToken):
-        tok = e.token
-        line = tok.line if tok.line is not None else e.line
-        col = tok.column if tok.column is not None else e.column
-        unclosed = _unclosed_bracket(text, e.pos_in_stream if e.pos_in_stream is not None else len(text), line)
-        if unclosed is not None:
-            bline, bcol, ch = unclosed
-            return Diagnostic(Span(path, bline, bcol, bline, bcol + 1), f"'{ch}' is never closed",
-                              f"close it with '{')' if ch == '(' else ']'}': until it is closed, the lines after it are read as part of its line")
-        if tok.type == "_INDENT":
-            line, col = _next_code_line(text, line or 1)
-            return Diagnostic(Span(path, line, col, line, col + 1), "unexpected indentation",
-                              "this line is indented more than the one before it")
-        if tok.type in ("_NL", "$END", "_DEDENT") or line is None or line < 1:
-            line, col = _end_of_previous_code(text, line if line and line > 0 else None)
-            width = 1
-        else:
-            width = max(1, (tok.end_column or col + 1) - col) if tok.end_line == tok.line else 1
-        expected = set(e.expected) if e.expected else set()
-        hint = _describe_expected(expected)
-        if "COLON" in expected and tok.type in ("_NL", "$END"):
-            hint = "a line that opens a block ends with ':'"
-        elif tok.type == "EQ" and "COMP_OP" in expected:
-            hint = "to compare, write '=='"
-        elif tok.type == "_INDENT":
-            hint = "this line is indented more than the one before it"
-        return Diagnostic(Span(path, line, col, line, col + width), f"unexpected {_token_text(tok)}", hint)
-    if isinstance(e, UnexpectedEOF):
-        line, col = _end_of_previous_code(text, None)
-        return Diagnostic(Span(path, line, col), "the file ends in the middle of something", _describe_expected(e.expected))
-    return Diagnostic(Span(path, getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1), "syntax error")
-
-
-def _next_code_line(text: str, line: int):
-    """(line, column) of the first code character on a line after `line`."""
-    lines = text.splitlines()
-    for i in range(line, len(lines)):
-        code = lines[i].split("#", 1)[0]
-        if code.strip():
-            return i + 1, len(code) - len(code.lstrip()) + 1
-    return line, 1
-
-
-def _unclosed_bracket(text: str, pos: int, err_line):
-    """The last '(' or '[' still open at `pos`, if it was opened on an earlier line than the error."""
-    stack = []
-    line, col = 1, 0
-    i = 0
-    in_string = False
-    while i < min(pos, len(text)):
-        ch = text[i]
-        col += 1
-        if in_string:
-            if ch == "\\":
-                i += 1
-                col += 1
-            elif ch == '"' or ch == "\n":
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch == "#":
-            while i < len(text) and text[i] != "\n":
-                i += 1
-            continue
-        elif ch in "([":
-            stack.append((line, col, ch))
-        elif ch in ")]" and stack:
-            stack.pop()
-        if i < len(text) and text[i] == "\n":
-            line, col = line + 1, 0
-        i += 1
-    if stack and err_line is not None and stack[-1][0] < err_line:
-        return stack[-1]
-    return None
-
-
-def _end_of_previous_code(text: str, line: int | None):
-    """Position just after the last code character up to `line` (for errors at line ends)."""
-    lines = text.splitlines() or [""]
-    n = min(line or len(lines), len(lines))
-    for i in range(n - 1, -1, -1):
-        code = lines[i].split("#", 1)[0].rstrip()
-        if code:
-            return i + 1, len(code) + 1
-    return 1, 1
 
 
 def parse_module(text: str, path: str) -> ast.Module:
@@ -697,32 +571,14 @@ def _parse_uncached(text: str, path: str) -> ast.Module:
     except _ParseFailure as f:
         raise RulesError([f.diagnostic], {path: text}) from None
     except DedentError as e:
-        line = _line_of_dedent(str(e), text)
+        line = line_of_dedent(str(e), text)
         raise RulesError([Diagnostic(Span(path, line, 1), "this line's indentation matches no enclosing block",
                                      "indent it like the block it belongs to")], {path: text}) from None
     except UnexpectedInput as e:
-        raise RulesError([_diagnostic_from_lark(e, path, text)], {path: text}) from None
+        raise RulesError([diagnostic_from_lark(e, path, text)], {path: text}) from None
     except RecursionError:
         raise RulesError([Diagnostic(Span(path, 1, 1), "the rules are nested too deeply to read",
                                      "split deep expressions into `let` steps or `def`s")], {path: text}) from None
     except LarkError as e:
         raise RulesError([Diagnostic(Span(path, 1, 1), f"cannot read the rules: {e}")], {path: text}) from None
     return ast.Module(Span(path, 1, 1), path, tuple(decls))
-
-
-def _line_of_dedent(message: str, text: str) -> int:
-    # Lark does not say where; find the first line whose indentation is not a known level.
-    levels = [0]
-    for no, raw in enumerate(text.splitlines(), 1):
-        stripped = raw.split("#", 1)[0]
-        if not stripped.strip():
-            continue
-        ind = len(raw) - len(raw.lstrip(" \t"))
-        if ind > levels[-1]:
-            levels.append(ind)
-            continue
-        while ind < levels[-1]:
-            levels.pop()
-        if ind != levels[-1]:
-            return no
-    return 1
