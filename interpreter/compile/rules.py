@@ -21,7 +21,7 @@ from ..check import ir
 from ..check import types as T
 from .codegen import TICK
 from .program import ChoiceInfo
-from .statements import StatementGen, children, reads
+from .statements import StatementGen, reads
 
 
 class _Label:
@@ -53,14 +53,12 @@ class RuleGen(StatementGen):
 
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
-        """Can this statement wait for a decision (so its block must be cut there)?"""
-        if isinstance(s, ir.Choose):
-            return True
-        if isinstance(s, ir.CallRule):
-            return self.waits[s.rule]
-        if isinstance(s, ir.Signal):
-            return any(self.waits[h] for h in self.prog.events.get(s.event, ()))
-        return any(self.waits_at(x) for body in children(s) for x in body)
+        """Can this statement, or one inside it, wait for a decision (so its block must be cut there)?"""
+        for n in ir.walk(s):
+            if isinstance(n, ir.Choose) or (isinstance(n, ir.CallRule) and self.waits[n.rule]) \
+                    or (isinstance(n, ir.Signal) and any(self.waits[h] for h in self.prog.events.get(n.event, ()))):
+                return True
+        return False
 
     def resumable(self, rule: ir.Rule):
         """`def W4(m, fr):` — see the module's docstring."""

@@ -19,34 +19,19 @@ from .codegen import TICK
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
 
 
-def children(s):
-    """The statement lists nested in a statement."""
-    if isinstance(s, ir.If):
-        return [body for _cond, body in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
-    if isinstance(s, (ir.For, ir.While, ir.Repeat)):
-        return [s.body]
-    if isinstance(s, ir.Choose):
-        return [s.body] + ([s.otherwise] if s.otherwise is not None else [])
-    return []
-
-
 def analyse_waiting(prog: ir.Program) -> dict:
     """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
     facts = {}
     for key, rule in prog.rules.items():
-        choose, calls, signals = False, set(), set()
-        stack = list(rule.body)
-        while stack:
-            s = stack.pop()
+        choose, callees = False, set()
+        for s in ir.walk(rule.body):
             if isinstance(s, ir.Choose):
                 choose = True
             elif isinstance(s, ir.CallRule):
-                calls.add(s.rule)
+                callees.add(s.rule)
             elif isinstance(s, ir.Signal):
-                signals.update(prog.events.get(s.event, ()))
-            for body in children(s):
-                stack.extend(body)
-        facts[key] = (choose, calls | signals)
+                callees.update(prog.events.get(s.event, ()))
+        facts[key] = (choose, callees)
     waits = {key: f[0] for key, f in facts.items()}
     changed = True
     while changed:
@@ -62,19 +47,13 @@ def frame_slots(rule: ir.Rule) -> list[int]:
     """The slots a rule keeps in its frame: parameters, `let`s, loop and choice variables (not the
     variables of comprehensions, which live and die inside one expression)."""
     slots = set(range(rule.params))
-    stack = list(rule.body)
-    while stack:
-        s = stack.pop()
-        if isinstance(s, ir.Let):
+    for s in ir.walk(rule.body):
+        if isinstance(s, (ir.Let, ir.Choose)):
             slots.add(s.slot)
         elif isinstance(s, ir.For):
             slots.update((s.slot, s.list_slot, s.index_slot))
         elif isinstance(s, ir.Repeat):
             slots.add(s.count_slot)
-        elif isinstance(s, ir.Choose):
-            slots.add(s.slot)
-        for body in children(s):
-            stack.extend(body)
     return sorted(slots)
 
 
