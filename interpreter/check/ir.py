@@ -499,19 +499,29 @@ class Program:
     limit: int | None
 
 
+_CHILD_FIELDS: dict = {}
+
+
+def _child_fields(cls) -> tuple:
+    """The fields of a node class that may hold nodes (not its type, span, or element type)."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = _CHILD_FIELDS[cls] = tuple(f.name for f in cls.__attrs_attrs__ if f.name not in ("type", "span", "elem"))
+    return names
+
+
 def walk(node):
-    """Every IR node under `node` (itself included), depth first."""
+    """Every IR node under `node` (itself included; `node` may be a tuple of nodes), depth first."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, tuple):
+        if type(n) is tuple:
             stack.extend(n)
             continue
         if not hasattr(type(n), "__attrs_attrs__"):
             continue
         yield n
-        for f in type(n).__attrs_attrs__:
-            if f.name not in ("type", "span", "elem"):
-                v = getattr(n, f.name)
-                if isinstance(v, tuple) or hasattr(type(v), "__attrs_attrs__"):
-                    stack.append(v)
+        for name in _child_fields(type(n)):
+            v = getattr(n, name)
+            if type(v) is tuple or hasattr(type(v), "__attrs_attrs__"):
+                stack.append(v)

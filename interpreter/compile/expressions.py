@@ -249,10 +249,10 @@ class ExprGen:
         return f"(({self.src(e.then)}) if ({self.src(e.test)}) else ({self.src(e.other)}))"
 
     def ex_BinOp(self, e):
-        a, b = self.src(e.left), self.src(e.right)
         op = e.op
         if op == "+" and isinstance(e.type, T.ListT):
             return f"(tuple({self.seq(e.left)}) + tuple({self.seq(e.right)}))"
+        a, b = self.src(e.left), self.src(e.right)
         if op in ("+", "-", "*"):
             return f"(({a}) {op} ({b}))"
         constant = isinstance(e.right, ir.Const) and e.right.value != 0
@@ -261,21 +261,20 @@ class ExprGen:
         return f"(({a}) % {b})" if constant else f"rt_mod({a}, {b})"
 
     def ex_Compare(self, e):
-        a, b = self.src(e.left), self.src(e.right)
         op = e.op
+        lt, rt = e.left.type, e.right.type
+        if op in ("==", "!=") and isinstance(lt, T.ZoneT) != isinstance(rt, T.ZoneT):
+            # a zone compared with a list: compare the cards, bottom first
+            return f"(tuple({self.seq(e.left)}) {op} tuple({self.seq(e.right)}))"
+        a = self.src(e.left)
         if op in ("in", "not in"):
-            if isinstance(e.right.type, T.ZoneT):
-                return f"(m.where[{a}] {'==' if op == 'in' else '!='} ({b}))"
+            if isinstance(rt, T.ZoneT):
+                return f"(m.where[{a}] {'==' if op == 'in' else '!='} ({self.src(e.right)}))"
             if isinstance(e.right, ir.Fixed):
                 values = self.fixed(e.right)
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
-            return f"(({a}) {op} ({b}))"
-        lt, rt = e.left.type, e.right.type
-        if isinstance(lt, T.ZoneT) != isinstance(rt, T.ZoneT) and op in ("==", "!="):
-            # a zone compared with a list: compare the cards, bottom first
-            return f"(tuple({self.seq(e.left)}) {op} tuple({self.seq(e.right)}))"
-        return f"(({a}) {op} ({b}))"
+        return f"(({a}) {op} ({self.src(e.right)}))"
 
     def ex_BoolOp(self, e):
         return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"

@@ -47,6 +47,7 @@ class RuleGen(StatementGen):
 
     def __init__(self, prog, layout, ns, exprs, has_anytime: bool):
         super().__init__(prog, layout, ns, exprs)
+        self.wait_points: dict = {}       # id(statement) -> can it wait? (asked again at every depth)
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
         self.has_anytime = has_anytime
@@ -54,11 +55,13 @@ class RuleGen(StatementGen):
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
         """Can this statement, or one inside it, wait for a decision (so its block must be cut there)?"""
-        for n in ir.walk(s):
-            if isinstance(n, ir.Choose) or (isinstance(n, ir.CallRule) and self.waits[n.rule]) \
-                    or (isinstance(n, ir.Signal) and any(self.waits[h] for h in self.prog.events.get(n.event, ()))):
-                return True
-        return False
+        known = self.wait_points.get(id(s))
+        if known is None:
+            known = self.wait_points[id(s)] = any(
+                isinstance(n, ir.Choose) or (isinstance(n, ir.CallRule) and self.waits[n.rule])
+                or (isinstance(n, ir.Signal) and any(self.waits[h] for h in self.prog.events.get(n.event, ())))
+                for n in ir.walk(s))
+        return known
 
     def resumable(self, rule: ir.Rule):
         """`def W4(m, fr):` — see the module's docstring."""
