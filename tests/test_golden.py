@@ -51,3 +51,28 @@ def test_a_golden_game_is_played_again_byte_for_byte(path, monkeypatch, capsys, 
         path.write_text(log.read_text())
     assert printed == expected.read_text()
     assert log.read_text() == path.read_text()
+
+
+def test_a_save_written_before_the_redesign_still_loads():
+    """Its frames are laid out as the old compiled rules had them; the game they hold is checked, not those."""
+    from rulecraft.engine import records
+    from rulecraft.loader import load
+    path = ROOT / "tests" / "golden" / "blackmore-before-redesign.save"
+    data = records.read(path)
+    session = records.restore(data, load, narrate=False)
+    records.verify_state(data, session)
+    assert session.state.decisions == len(data["decisions"]) and not session.over
+
+
+def test_a_save_whose_stored_game_was_changed_is_still_refused():
+    from rulecraft.diagnostics import UserError
+    from rulecraft.engine import records
+    from rulecraft.loader import load
+    data = records.read(ROOT / "tests" / "golden" / "blackmore-before-redesign.save")
+    session = records.restore(data, load, narrate=False)
+    zones = data["state"]["zones"]
+    source = next(z for z in zones if len(z) > 1)
+    target = next(z for z in zones if z is not source)
+    target.append(source.pop())                       # one card moved to another place
+    with pytest.raises(UserError, match="damaged"):
+        records.verify_state(data, session)

@@ -56,8 +56,10 @@ def _frozen(v):
     return v
 
 
-def state_from_data(program, data, players: int, names, sink=None) -> State:
-    """Rebuild a State from saved data, checking its shape; raise UserError if it is not a game of these rules."""
+def state_from_data(program, data, players: int, names, sink=None, frames: bool = True) -> State:
+    """Rebuild a State from saved data, checking its shape; raise UserError if it is not a game of these rules.
+
+    With `frames=False` the saved rule stack is not read (see verify_state)."""
     def bad(why):
         return UserError(f"the saved state is damaged: {why}")
     if not isinstance(data, dict):
@@ -107,7 +109,7 @@ def state_from_data(program, data, players: int, names, sink=None) -> State:
     if not isinstance(stack, list):
         raise bad("its rule stack is missing")
     m.stack = []
-    for f in stack:
+    for f in stack if frames else ():
         if not isinstance(f, list) or len(f) < 2 or type(f[0]) is not int or not 0 <= f[0] < len(program.codes) \
                 or type(f[1]) is not int or not 0 <= f[1] < len(program.codes[f[0]].spans) \
                 or len(f) != program.codes[f[0]].frame_size + 2:
@@ -121,7 +123,7 @@ def state_from_data(program, data, players: int, names, sink=None) -> State:
             raise bad("its pending decision does not match the rules")
         m.pending = (pending[0], pending[1], _frozen(pending[2]), tuple(pending[3]))
     m.decisions = data.get("decisions", 0)
-    if m.pending is None and not m.stack:
+    if m.pending is None and not stack:
         machine.finish(m)
     return m
 
@@ -264,9 +266,13 @@ def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:
 
 
 def verify_state(data: dict, s: Session, name: str = "the save") -> None:
-    """A save's stored state must be the state its decisions lead to."""
+    """A save's stored state must be the game its decisions lead to.
+
+    The game is checked — cards, variables, chance, the pending decision — not the frames of the
+    compiled rules: those are derived from the decisions and laid out by the version of rulecraft
+    that wrote the save, so a save stays loadable from one version to the next."""
     if "state" not in data:
         return
-    stored = state_from_data(s.program, data["state"], s.state.n, s.state.names)
-    if not stored.same_as(s.state):
+    stored = state_from_data(s.program, data["state"], s.state.n, s.state.names, frames=False)
+    if not stored.same_as(s.state, frames=False):
         raise UserError(f"{name} is damaged: its stored state is not where its decisions lead")
