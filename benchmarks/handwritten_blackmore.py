@@ -309,7 +309,7 @@ def main(argv=None) -> int:
     print(table(rows, ["game", "hand-written games/s", "resumable games/s", "interpreter games/s",
                        "interp/hand", "interp/resumable", "µs/decision hand/interp",
                        "interp/hand (CPU time)"]))
-    print("\nratio target (DESIGN.md, Speed): interp/hand >= 0.50")
+    print("\nratio target: interp/hand >= 0.50")
     return 0
 
 

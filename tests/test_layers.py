@@ -1,4 +1,4 @@
-"""The pipeline's layers import one way only (DESIGN.md: syntax → check → compile → engine).
+"""The pipeline's layers import one way only: syntax → check → compile → engine.
 
 Read from each module's own import statements: the engine never imports syntax or the
 checker; the compiler reads the typed IR, never syntax, and never the engine; what generated
