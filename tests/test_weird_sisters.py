@@ -77,7 +77,7 @@ def test_the_teammates_pay_for_mind_control(ws):
                  "pay a Rabbit's Foot for Mind Control", "pay a Rabbit's Foot for Mind Control",
                  "cast Mind Control on Second Witch of Cavern"]:
         asked.append(machine.chooser(m) + 1)
-        machine.decide_by_label(m, text)
+        machine.decide(m, machine.option_labelled(m, text))
     assert asked == [1, 1, 1, 3, 5, 1]          # seats: First, Second and Third Witch of Heath
     assert var(m, "entranced")[3] is True       # seat 4, Cavern's Second Witch
 

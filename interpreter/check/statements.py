@@ -162,10 +162,8 @@ class Statements(CheckerBase):
         if typ is T.VOID:
             self.error(s.value.span, "this gives no value to keep")
             typ = T.ANY
-        if self.scope.lookup(s.name) is not None:
+        if self.scope.lookup(s.name) is not None:      # (a local may shadow a global on purpose: `let winner`)
             self.error(s.span, f"'{s.name}' is already a local name here", "choose another name")
-        elif s.name in self.globals and not isinstance(self.globals[s.name], EnumValueSym):
-            pass  # a local may shadow a global on purpose (e.g. `let winner`)
         self.slots[id(s)] = self.scope.declare(s.name, typ, s.span).slot
 
     def stmt_Assign(self, s: ast.Assign):

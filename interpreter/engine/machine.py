@@ -227,10 +227,10 @@ def decide(m: State, action_id: int) -> None:
     run(m)
 
 
-def decide_by_label(m: State, text: str) -> int:
+def option_labelled(m: State, text: str) -> int:
+    """The id of the legal option with exactly this label (scenarios and tests speak in labels)."""
     for o in legal_options(m):
         if o.label == text:
-            decide(m, o.id)
             return o.id
     raise IllegalDecision(f"'{text}' is not a legal option now")
 
@@ -249,4 +249,4 @@ def check_invariants(m: State) -> list[str]:
 
 
 __all__ = ["new_game", "run", "decide", "legal_ids", "legal_options", "label", "chooser", "IllegalDecision",
-           "Option", "check_invariants"]
+           "Option", "check_invariants", "option_labelled"]

@@ -87,7 +87,7 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
             if text not in labels:
                 return fail(step, f"'{text}' is not legal here; the options are: {_shown(labels)}")
             try:
-                machine.decide_by_label(m, text)
+                machine.decide(m, machine.option_labelled(m, text))
             except RulesRuntimeError as e:
                 failure = str(e)
     if failure is not None:

@@ -104,11 +104,7 @@ class Session:
 
     def take_label(self, text: str) -> None:
         """Take the legal option with this exact label (scenarios and tests speak in labels)."""
-        for o in self.legal():
-            if o.label == text:
-                self.take(o.id)
-                return
-        raise IllegalDecision(f"'{text}' is not a legal option now")
+        self.take(machine.option_labelled(self.state, text))
 
     def drain_narration(self) -> list[str]:
         out = list(self.narration)
