@@ -6,7 +6,7 @@ from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
-from .symbols import CardSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
+from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
 
 
 class Statements(CheckerBase):
