@@ -156,7 +156,8 @@ declare("list", 1, "list(zone): its cards, bottom first", collection(T.ListT),
 declare("reverse", 1, "reverse(list)", collection(T.ListT), "tuple(reversed({a}))")
 declare("distinct", 1, "distinct(list): without repeats, first occurrences in order", collection(T.ListT),
         "tuple(dict.fromkeys({a}))")
-declare("random", 1, "random(list): one element, drawn with the game's dice", collection(lambda elem: elem), "rt_random(m, {a})")
+declare("random", 1, "random(list): one element, drawn with the game's dice", collection(lambda elem: elem),
+        lambda gen, call, a: f"rt_random(m, {a}, {gen.const(gen.layout.formatter(call.type))})")
 declare("players_from", 1, "players_from(p): every player, clockwise from p", expects(T.PLAYER, T.ListT(T.PLAYER)),
         players_from_code)
 declare("next_player", 1, "next_player(p): the player to the left (clockwise)", expects(T.PLAYER, T.PLAYER),

@@ -100,7 +100,7 @@ def test_a_fault_of_rulecraft_is_reported_as_an_internal_error_not_the_authors(r
     program = load_file(path)
     namespace = program.codes[program.rule_index["play"]].entry.__globals__
 
-    def broken(m, xs):
+    def broken(m, xs, shown):
         raise TypeError("a bug in a helper")
     namespace["rt_random"] = broken
     try:

@@ -1,10 +1,14 @@
-"""Golden games: transcripts and printed games kept from before the compiler's redesign.
+"""Golden games: transcripts and printed games.
 
 Each `tests/golden/NAME.yaml` is a transcript written by `rulecraft run … --log`, and
-`NAME.out` what that run printed. Today's rulecraft must replay every transcript (each
-decision checked, the result compared) and, given the same game, seed, players and options,
-print the same game byte for byte and write the same transcript. A change that moves a card,
-an option id, a label or a line of narration fails here.
+`NAME.out` what that run printed (the printed games were first written before the compiler's
+redesign and have not changed since). Today's rulecraft must replay every transcript (each
+decision and chance outcome checked, the result compared) and, given the same game, seed,
+players and options, print the same game byte for byte and write the same transcript. A change
+that moves a card, an option id, a label or a line of narration fails here.
+
+`tests/golden/before-redesign/` keeps the transcripts (and a save) as the rulecraft of before
+the typed IR wrote them, without chance outcomes: they must still replay.
 
 After an intended change of output, rewrite them with `RULECRAFT_UPDATE_GOLDEN=1 python -m pytest
 tests/test_golden.py` and read the diff.
@@ -21,15 +25,17 @@ from rulecraft.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.yaml"))
+BEFORE = sorted((ROOT / "tests" / "golden" / "before-redesign").glob("*.yaml"))
 UPDATE = os.environ.get("RULECRAFT_UPDATE_GOLDEN") == "1"
 
 
 def test_there_are_golden_games():
-    games = {YAML(typ="safe").load(p.read_text())["game"] for p in GOLDEN}
-    assert {"blackmore", "three-sisters", "three-sisters-solo", "weird-sisters"} <= games
+    for paths in (GOLDEN, BEFORE):
+        games = {YAML(typ="safe").load(p.read_text())["game"] for p in paths}
+        assert {"blackmore", "three-sisters", "three-sisters-solo", "weird-sisters"} <= games
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GOLDEN + BEFORE, ids=lambda p: p.parent.name + "/" + p.stem)
 def test_a_golden_transcript_replays(path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)           # example games are named by their path from the repository
     assert main(["replay", str(path), "-q"]) == 0, capsys.readouterr().err
@@ -57,7 +63,7 @@ def test_a_save_written_before_the_redesign_still_loads():
     """Its frames are laid out as the old compiled rules had them; the game they hold is checked, not those."""
     from rulecraft.engine import records
     from rulecraft.loader import load
-    path = ROOT / "tests" / "golden" / "blackmore-before-redesign.save"
+    path = ROOT / "tests" / "golden" / "before-redesign" / "blackmore.save"
     data = records.read(path)
     session = records.restore(data, load, narrate=False)
     records.verify_state(data, session)
@@ -68,7 +74,7 @@ def test_a_save_whose_stored_game_was_changed_is_still_refused():
     from rulecraft.diagnostics import UserError
     from rulecraft.engine import records
     from rulecraft.loader import load
-    data = records.read(ROOT / "tests" / "golden" / "blackmore-before-redesign.save")
+    data = records.read(ROOT / "tests" / "golden" / "before-redesign" / "blackmore.save")
     session = records.restore(data, load, narrate=False)
     zones = data["state"]["zones"]
     source = next(z for z in zones if len(z) > 1)

@@ -142,7 +142,7 @@ class StatementGen:
             out.append((ind, f"{put}; m.where[_c] = _d", s.span))
 
     def nat_Shuffle(self, s, out, ind):
-        out.append((ind, f"rt_shuffle(m, m.zones[{self.x.src(s.zone)}])", s.span))
+        out.append((ind, f"rt_shuffle(m, {self.x.src(s.zone)})", s.span))
 
     def nat_Say(self, s, out, ind):
         out.append((ind, f"if m.sink is not None: m.sink.append({self.x.src(s.text)})", s.span))

@@ -28,10 +28,11 @@ class Option:
 
 
 def new_game(program, players: int, options: dict | None = None, seed: int = 0, names=None, sink=None,
-             setup: str = "setup") -> State:
+             setup: str = "setup", chance: list | None = None) -> State:
     """Set up a game and run it to its first decision. `options` maps names to stored values.
 
-    `setup` names the rule run before `play` (a scenario's `arrange` block replaces `setup`)."""
+    `setup` names the rule run before `play` (a scenario's `arrange` block replaces `setup`);
+    `sink` collects the narration and `chance` each chance outcome, when given."""
     if not program.min_players <= players <= program.max_players:
         raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
     m = State()
@@ -39,6 +40,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.n = players
     m.names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
     m.sink = sink
+    m.chance = chance
     m.zones = [[] for _ in program.zone_instance_names]
     m.where = [-1] * len(program.card_names)
     m.vars = [None] * program.var_count

@@ -143,6 +143,7 @@ def session_record(s: Session, kind: str, extra: dict | None = None) -> dict:
         "names": list(s.state.names),
         "options": {o.name: o.shown(s.options[o.name]) for o in p.options},
         "decisions": [{"player": d.player + 1, "id": d.id, "label": d.label} for d in s.history],
+        "chance": [chance_record(p, e) for e in s.chance],
     }
     if s.state.result is not None:
         rec["result"] = _result(s.state)
@@ -151,6 +152,49 @@ def session_record(s: Session, kind: str, extra: dict | None = None) -> dict:
     if kind == "save":
         rec["state"] = state_to_data(s.state)
     return rec
+
+
+def chance_record(program, event) -> dict:
+    """A chance outcome as a record holds it, readable without rulecraft: after how many decisions it
+    happened, and what it gave (a zone's cards in their new order, bottom first; the value drawn)."""
+    if event[0] == "shuffle":
+        _kind, after, zone, order = event
+        return {"after": after, "shuffle": program.zone_instance_names[zone],
+                "order": [program.card_names[c] for c in order]}
+    _kind, after, count, k, shown = event
+    return {"after": after, "random": shown, "position": k + 1, "of": count}
+
+
+def _describe_chance(rec: dict) -> str:
+    what = f"the shuffle of {rec.get('shuffle')}" if "shuffle" in rec else f"the random draw of {rec.get('random')!r}"
+    return f"{what} after decision {rec.get('after')}"
+
+
+def check_chance(data: dict, s: Session, name: str, done: int) -> int:
+    """Compare the chance outcomes the replay has given so far with those the record lists, from
+    index `done` on; return how many are now checked. A record without them (older ones) is not checked."""
+    recorded = data.get("chance")
+    if recorded is None:
+        return done
+    if not isinstance(recorded, list):
+        raise UserError(f"{name} is damaged: 'chance' is not a list")
+    for j in range(done, len(s.chance)):
+        got = chance_record(s.program, s.chance[j])
+        if j >= len(recorded):
+            raise UserError(f"{name} lists {len(recorded)} chance outcomes, but the rules give more: "
+                            f"{_describe_chance(got)}")
+        if recorded[j] != got:
+            shown = _describe_chance(recorded[j]) if isinstance(recorded[j], dict) else repr(recorded[j])
+            raise UserError(f"chance outcome {j + 1} in {name} ({shown}) is not what the rules give: "
+                            f"they give {_describe_outcome(got)}")
+    return len(s.chance)
+
+
+def _describe_outcome(rec: dict) -> str:
+    if "shuffle" in rec:
+        order = rec["order"]
+        return f"{rec['shuffle']} in the order {few(order, 6)}" if order else f"{rec['shuffle']} empty"
+    return f"{rec['random']!r}, number {rec['position']} of {rec['of']}"
 
 
 def _result(m: State) -> dict:
@@ -228,6 +272,7 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         raise UserError(f"the rules failed while setting up: {e}") from None
     if on_start is not None:
         on_start(s)
+    checked = check_chance(data, s, name, 0)
     decisions = data["decisions"][:upto] if upto is not None else data["decisions"]
     for i, d in enumerate(decisions, 1):
         if not isinstance(d, dict) or type(d.get("id")) is not int:
@@ -250,6 +295,9 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
             s.take(d["id"])
         except RulesRuntimeError as e:
             raise UserError(f"the rules failed at decision {i}: {e}") from None
+        checked = check_chance(data, s, name, checked)
+    if upto is None and isinstance(data.get("chance"), list) and checked < len(data["chance"]):
+        raise UserError(f"{name} lists chance outcomes the rules never give, from number {checked + 1} on")
     return s
 
 

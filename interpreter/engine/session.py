@@ -28,6 +28,7 @@ class Session:
     options: dict            # option name -> stored value
     history: list = attrs.Factory(list)
     narration: list = attrs.Factory(list)
+    chance: list = attrs.Factory(list)        # every chance outcome so far (runtime.helpers), for records
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -36,11 +37,12 @@ class Session:
         values = {o.name: o.default for o in program.options}
         values.update(options or {})
         sink = [] if narrate else None
+        chance: list = []
         try:
-            state = machine.new_game(program, players, values, seed, names, sink)
+            state = machine.new_game(program, players, values, seed, names, sink, chance=chance)
         except ValueError as e:
             raise UserError(str(e)) from None
-        return cls(program, state, game_ref, seed, values, [], sink if sink is not None else [])
+        return cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
 
     @staticmethod
     def parse_options(program, settings) -> dict:
@@ -91,13 +93,14 @@ class Session:
             raise IllegalDecision(f"option {option_id} is not legal now (legal: {', '.join(map(str, ids))})")
         who = machine.chooser(m)
         text = machine.label(m, option_id)
-        before = m.copy(keep_sink=True)
-        mark = len(self.narration)
+        before = m.copy(keep_logs=True)
+        mark, drawn = len(self.narration), len(self.chance)
         try:
             machine.decide(m, option_id)
         except Exception:
             # atomic: a failing rule leaves the game as it was before the decision
             del self.narration[mark:]
+            del self.chance[drawn:]
             self.state = before
             raise
         self.history.append(Decision(option_id, text, who))

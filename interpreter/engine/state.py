@@ -11,7 +11,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
-                 "decisions", "program", "ticks")
+                 "chance", "decisions", "program", "ticks")
 
     def __init__(self):
         self.zones: list[list[int]] = []
@@ -24,6 +24,7 @@ class State:
         self.names: tuple = ()
         self.result = None           # (scores tuple, tiebreaks tuple, winners tuple) once over
         self.sink = None             # list collecting narration, or None (not part of the game)
+        self.chance = None           # list recording each chance outcome, or None (see runtime.helpers)
         self.decisions = 0           # decisions taken so far
         self.program = None
         self.ticks = 0               # loop iterations left before the step budget stops the rules
@@ -32,7 +33,8 @@ class State:
     def over(self) -> bool:
         return self.result is not None
 
-    def copy(self, keep_sink: bool = False) -> "State":
+    def copy(self, keep_logs: bool = False) -> "State":
+        """An exact copy of the game; the narration and chance logs are shared only with `keep_logs`."""
         c = State.__new__(State)
         c.zones = [z[:] for z in self.zones]
         c.where = self.where[:]
@@ -43,7 +45,8 @@ class State:
         c.n = self.n
         c.names = self.names
         c.result = self.result
-        c.sink = self.sink if keep_sink else None
+        c.sink = self.sink if keep_logs else None
+        c.chance = self.chance if keep_logs else None
         c.decisions = self.decisions
         c.program = self.program
         return c

@@ -25,10 +25,15 @@ def rt_bottom(m, z):
     return cards[0]
 
 
-def rt_random(m, xs):
+def rt_random(m, xs, shown):
+    """`random(xs)`; recorded, when the game keeps a chance log, as ("random", decisions so far,
+    how many there were, which was drawn, the value as `shown(m, value)` shows it to people)."""
     if not xs:
         raise RuleFailure("random choice from nothing")
-    return xs[rng.below(m, len(xs))]
+    k = rng.below(m, len(xs))
+    if m.chance is not None:
+        m.chance.append(("random", m.decisions, len(xs), k, shown(m, xs[k])))
+    return xs[k]
 
 
 def rt_max(xs):
@@ -159,8 +164,13 @@ def rt_move_list(m, cards, dst, bottom):
         where[c] = dst
 
 
-def rt_shuffle(m, items):
+def rt_shuffle(m, z):
+    """`shuffle z`; recorded, when the game keeps a chance log, as ("shuffle", decisions so far,
+    the zone instance, its cards in their new order, bottom first)."""
+    items = m.zones[z]
     rng.shuffle(m, items)
+    if m.chance is not None:
+        m.chance.append(("shuffle", m.decisions, z, tuple(items)))
 
 
 def rt_cast(m, c, positions, type_name):

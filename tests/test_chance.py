@@ -1,0 +1,92 @@
+"""Chance as recorded events: every shuffle's order and every random draw is in the transcript,
+replay checks each one, and a transcript in which one was changed is refused with the outcome named."""
+from __future__ import annotations
+
+import pytest
+from ruamel.yaml import YAML
+
+from rulecraft.cli.main import main
+from rulecraft.engine.session import Session
+from rulecraft.loader import load_file
+from rulecraft.runtime.errors import RulesRuntimeError
+
+yaml = YAML()
+yaml.default_flow_style = None
+
+
+def logged(tmp_path, capsys, *argv):
+    log = tmp_path / "game.yaml"
+    assert main(["run", *argv, "--log", str(log), "-q"]) == 0
+    capsys.readouterr()
+    return log, YAML(typ="safe").load(log.read_text())
+
+
+def replay(path, capsys):
+    code = main(["replay", str(path), "-q"])
+    return code, capsys.readouterr().err
+
+
+def rewrite(path, data):
+    with open(path, "w") as f:
+        yaml.dump(data, f)
+
+
+def test_a_transcript_lists_the_deal_and_every_draw(tmp_path, capsys):
+    _log, data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    shuffle, draw = data["chance"]
+    assert shuffle["after"] == 0 and shuffle["shuffle"] == "deck" and len(shuffle["order"]) == 54
+    assert draw["after"] == 0 and draw["random"] in data["names"] and draw["of"] == 3
+
+
+def test_a_changed_shuffle_is_refused_by_name(tmp_path, capsys):
+    log, data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    order = data["chance"][0]["order"]
+    order[0], order[1] = order[1], order[0]
+    rewrite(log, data)
+    code, err = replay(log, capsys)
+    assert code == 1
+    assert "chance outcome 1" in err and "the shuffle of deck after decision 0" in err and "not what the rules give" in err
+    assert "Traceback" not in err
+
+
+def test_a_changed_draw_is_refused_by_name(tmp_path, capsys):
+    log, data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    draw = data["chance"][1]
+    others = [n for n in data["names"] if n != draw["random"]]
+    draw["random"] = others[0]
+    rewrite(log, data)
+    code, err = replay(log, capsys)
+    assert code == 1 and "chance outcome 2" in err and "random draw" in err
+
+
+def test_a_missing_or_an_extra_outcome_is_refused(tmp_path, capsys):
+    log, data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    complete = list(data["chance"])
+    data["chance"] = complete[:1]
+    rewrite(log, data)
+    code, err = replay(log, capsys)
+    assert code == 1 and "the rules give more" in err
+    data["chance"] = complete + [dict(complete[1], after=5)]
+    rewrite(log, data)
+    code, err = replay(log, capsys)
+    assert code == 1 and "never give" in err
+
+
+def test_draws_during_play_are_recorded_after_their_decision(tmp_path, capsys):
+    """Three Sisters rolls dice every round: each roll is listed after the decision that led to it."""
+    log, data = logged(tmp_path, capsys, "three-sisters", "--seed", "2", "--players", "2")
+    afters = [c["after"] for c in data["chance"]]
+    assert afters == sorted(afters) and afters[-1] > 0 and len(afters) > 10
+    assert replay(log, capsys)[0] == 0
+
+
+def test_a_decision_that_fails_leaves_no_chance_outcome_behind(rules_file):
+    """A decision is atomic: the draws its failing rules made are taken back with it."""
+    path = rules_file('game "Fails"\nplayers 1\nzone pile of Card\nvar x: Int = 0\n\nrule play:\n'
+                      '    player(1) chooses k in 1..2 as "pick {k}":\n'
+                      '        x = random([1, 2, 3])\n        let c = top(pile)\n')
+    s = Session.start(load_file(path), "fails", 1)
+    assert s.chance == []
+    with pytest.raises(RulesRuntimeError, match="empty zone"):
+        s.take(s.legal_ids()[0])
+    assert s.chance == [] and s.state.decisions == 0
