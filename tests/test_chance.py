@@ -90,3 +90,41 @@ def test_a_decision_that_fails_leaves_no_chance_outcome_behind(rules_file):
     with pytest.raises(RulesRuntimeError, match="empty zone"):
         s.take(s.legal_ids()[0])
     assert s.chance == [] and s.state.decisions == 0
+
+
+ROLL = '''game "Roll"
+players 1
+var got: Int
+rule play:
+    got = random(1..6)
+'''
+
+
+def scenario_result(rules_file, text):
+    from rulecraft.engine.scenarios import run_all
+    return run_all(load_file(rules_file(ROLL + text)))[0]
+
+
+def test_a_scenario_fixes_the_next_draw(rules_file):
+    result = scenario_result(rules_file, 'scenario six "a six":\n    next random is 6\n    expect got == 6\n')
+    assert result.ok, result.message
+
+
+def test_a_fixed_draw_that_cannot_come_fails_the_scenario(rules_file):
+    result = scenario_result(rules_file, 'scenario seven "no seven":\n    next random is 7\n    expect got == 7\n')
+    assert not result.ok and "the next random draw is 7, but it can only be one of 1, 2, 3, 4, 5, 6" in result.message
+
+
+def test_a_fixed_draw_that_never_comes_fails_the_scenario(rules_file):
+    result = scenario_result(rules_file, 'scenario two "one draw only":\n    next random is 2\n'
+                                         '    next random is 3\n    expect got == 2\n')
+    assert not result.ok and "never came" in result.message
+
+
+def test_fixed_draws_are_recorded_like_any_other(rules_file):
+    """A fixed draw is still a chance outcome of the game: it goes into the chance log."""
+    from rulecraft.engine import machine
+    program = load_file(rules_file(ROLL))
+    log: list = []
+    m = machine.new_game(program, 1, chance=log, forced=[lambda m: 4])
+    assert m.vars[0] == 4 and log == [("random", 0, 6, 3, "4")]

@@ -143,7 +143,7 @@ class Statements(CheckerBase):
             elif step.kind == "expect":
                 self.expect(step.value, self.expr(step.value), T.BOOL, "an expectation")
                 self.slots[id(step)] = self.scope.count
-            elif step.kind in ("take", "legal", "illegal"):
+            elif step.kind in ("take", "legal", "illegal", "next random"):
                 self.expr(step.value)
 
     # ------------------------------------------------------------ statements

@@ -28,11 +28,12 @@ class Option:
 
 
 def new_game(program, players: int, options: dict | None = None, seed: int = 0, names=None, sink=None,
-             setup: str = "setup", chance: list | None = None) -> State:
+             setup: str = "setup", chance: list | None = None, forced: list | None = None) -> State:
     """Set up a game and run it to its first decision. `options` maps names to stored values.
 
     `setup` names the rule run before `play` (a scenario's `arrange` block replaces `setup`);
-    `sink` collects the narration and `chance` each chance outcome, when given."""
+    `sink` collects the narration and `chance` each chance outcome, when given; `forced` are a
+    scenario's values for the next `random(…)` draws (functions of the state), in order."""
     if not program.min_players <= players <= program.max_players:
         raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
     m = State()
@@ -41,6 +42,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
     m.sink = sink
     m.chance = chance
+    m.forced = forced
     m.zones = [[] for _ in program.zone_instance_names]
     m.where = [-1] * len(program.card_names)
     m.vars = [None] * program.var_count

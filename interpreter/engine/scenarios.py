@@ -27,6 +27,13 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     seed = 0
     options = {o.name: o.default for o in program.options}
     arrange = None
+    setting_up = True        # `next random is …` before any decision or expectation fixes a draw of the setup
+    forced = []
+    for step in sc.steps:
+        if step.kind == "next random" and setting_up:
+            forced.append(step.value)
+        elif step.kind not in ("players", "seed", "option", "arrange", "next random"):
+            setting_up = False
     for step in sc.steps:
         if step.kind == "players":
             players = step.value
@@ -42,16 +49,22 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
 
     try:
         m = machine.new_game(program, players, options, seed, sink=[] if narrate else None,
-                             setup=arrange or "setup")
+                             setup=arrange or "setup", forced=forced)
     except RulesRuntimeError as e:
         return fail(None, f"the rules failed while setting up: {e}")
     except ValueError as e:
         return fail(None, str(e))
     failure = None
+    setting_up = True
     for step in sc.steps:
         kind = step.kind
         if kind in ("players", "seed", "option", "arrange"):
             continue
+        if kind == "next random":
+            if not setting_up:
+                m.forced = (m.forced or []) + [step.value]
+            continue
+        setting_up = False
         if kind == "failure":
             if failure is None:
                 return fail(step, f"expected the rules to fail with '{step.value}', but they did not")
@@ -92,6 +105,8 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
                 failure = str(e)
     if failure is not None:
         return fail(sc.steps[-1], f"the rules failed: {failure}")
+    if m.forced:
+        return fail(sc.steps[-1], f"{len(m.forced)} random draw(s) fixed by `next random is …` never came")
     return ScenarioResult(sc.name, sc.doc, True)
 
 

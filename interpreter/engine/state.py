@@ -11,7 +11,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
-                 "chance", "decisions", "program", "ticks")
+                 "chance", "forced", "decisions", "program", "ticks")
 
     def __init__(self):
         self.zones: list[list[int]] = []
@@ -25,6 +25,7 @@ class State:
         self.result = None           # (scores tuple, tiebreaks tuple, winners tuple) once over
         self.sink = None             # list collecting narration, or None (not part of the game)
         self.chance = None           # list recording each chance outcome, or None (see runtime.helpers)
+        self.forced = None           # a scenario's `next random is …` values still to come (functions of the state)
         self.decisions = 0           # decisions taken so far
         self.program = None
         self.ticks = 0               # loop iterations left before the step budget stops the rules
@@ -47,6 +48,7 @@ class State:
         c.result = self.result
         c.sink = self.sink if keep_logs else None
         c.chance = self.chance if keep_logs else None
+        c.forced = list(self.forced) if self.forced else None
         c.decisions = self.decisions
         c.program = self.program
         return c

@@ -30,7 +30,14 @@ def rt_random(m, xs, shown):
     how many there were, which was drawn, the value as `shown(m, value)` shows it to people)."""
     if not xs:
         raise RuleFailure("random choice from nothing")
-    k = rng.below(m, len(xs))
+    if m.forced:                                  # a scenario's `next random is …`
+        wanted = m.forced.pop(0)(m)
+        if wanted not in xs:
+            raise RuleFailure(f"the scenario says the next random draw is {shown(m, wanted)}, "
+                              f"but it can only be one of {', '.join(shown(m, x) for x in xs)}")
+        k = xs.index(wanted)
+    else:
+        k = rng.below(m, len(xs))
     if m.chance is not None:
         m.chance.append(("random", m.decisions, len(xs), k, shown(m, xs[k])))
     return xs[k]
