@@ -126,5 +126,33 @@ def test_fixed_draws_are_recorded_like_any_other(rules_file):
     from rulecraft.engine import machine
     program = load_file(rules_file(ROLL))
     log: list = []
-    m = machine.new_game(program, 1, chance=log, forced=[lambda m: 4])
+    m = machine.new_game(program, 1, chance=log, forced=[("random", lambda m: 4)])
     assert m.vars[0] == 4 and log == [("random", 0, 6, 3, "4")]
+
+
+CHIPS = '''game "Chips"
+players 1
+card Chip(n: 1..3) named "chip {n}"
+cards chips = [Chip(n) for n in 1..3]
+zone pile of Chip
+var got: Int
+rule setup:
+    move chips to pile
+    shuffle pile
+rule play:
+    got = random([c.n for c in pile])
+'''
+
+
+@pytest.mark.parametrize("steps, ok, words", [
+    ('    next shuffle is [Chip("chip 3"), Chip("chip 1"), Chip("chip 2")]\n    expect list(pile) == [Chip("chip 3"), Chip("chip 1"), Chip("chip 2")]\n', True, ""),
+    ('    next shuffle is [Chip("chip 3"), Chip("chip 1")]\n', False, "holds other ones"),
+    ('    next random is 2\n    next shuffle is [Chip("chip 1"), Chip("chip 2"), Chip("chip 3")]\n', False,
+     "fixes a random next, but the rules shuffle first"),
+    ('    next shuffle is [Chip("chip 2"), Chip("chip 1"), Chip("chip 3")]\n    next random is 3\n    expect got == 3\n', True, ""),
+], ids=["stacked", "other-cards", "wrong-kind-first", "shuffle-then-draw"])
+def test_a_scenario_stacks_the_next_shuffle(rules_file, steps, ok, words):
+    from rulecraft.engine.scenarios import run_all
+    result = run_all(load_file(rules_file(CHIPS + 'scenario s "s":\n' + steps + "    expect true\n")))[0]
+    assert result.ok == ok, result.message
+    assert words in result.message

@@ -143,6 +143,11 @@ class Statements(CheckerBase):
             elif step.kind == "expect":
                 self.expect(step.value, self.expr(step.value), T.BOOL, "an expectation")
                 self.slots[id(step)] = self.scope.count
+            elif step.kind == "next shuffle":
+                typ = self.expr(step.value)
+                if T.element_of(typ) is None or isinstance(typ, T.ZoneT):
+                    self.error(step.value.span, f"the order a shuffle gives is a list of cards, not {_a(typ)}",
+                               'for example [Witch("Blue 7"), Witch("Red 1")], bottom first')
             elif step.kind in ("take", "legal", "illegal", "next random"):
                 self.expr(step.value)
 

@@ -131,7 +131,7 @@ class Compiler:
     def scenario(self, sc: ir.Scenario) -> Scenario:
         steps = []
         for step in sc.steps:
-            if step.kind in ("expect", "take", "legal", "illegal", "next random"):
+            if step.kind in ("expect", "take", "legal", "illegal", "next random", "next shuffle"):
                 sides = None
                 if step.kind == "expect" and isinstance(step.value, ir.Compare):
                     # both sides, shown for people, to explain a failed comparison

@@ -118,7 +118,7 @@ class Code:
 @attrs.define(eq=False)
 class ScenarioStep:
     """A scenario step with its expressions compiled: `value` is a function (state) -> value for
-    expect/take/legal/illegal/next random; `sides` explains a failed comparison: (op, [(span, value, format)])."""
+    expect/take/legal/illegal/next random/next shuffle; `sides` explains a failed comparison: (op, [(span, value, format)])."""
 
     kind: str
     span: object

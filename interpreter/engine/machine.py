@@ -33,7 +33,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
 
     `setup` names the rule run before `play` (a scenario's `arrange` block replaces `setup`);
     `sink` collects the narration and `chance` each chance outcome, when given; `forced` are a
-    scenario's values for the next `random(…)` draws (functions of the state), in order."""
+    scenario's outcomes for the next draws: ("random" or "shuffle", function of the state), in order."""
     if not program.min_players <= players <= program.max_players:
         raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
     m = State()

@@ -22,6 +22,9 @@ class ScenarioResult:
     span: object = None
 
 
+FIXES = {"next random": "random", "next shuffle": "shuffle"}     # scenario steps that fix a chance outcome
+
+
 def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     players = program.min_players
     seed = 0
@@ -30,9 +33,9 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     setting_up = True        # `next random is …` before any decision or expectation fixes a draw of the setup
     forced = []
     for step in sc.steps:
-        if step.kind == "next random" and setting_up:
-            forced.append(step.value)
-        elif step.kind not in ("players", "seed", "option", "arrange", "next random"):
+        if step.kind in FIXES and setting_up:
+            forced.append((FIXES[step.kind], step.value))
+        elif step.kind not in ("players", "seed", "option", "arrange") and step.kind not in FIXES:
             setting_up = False
     for step in sc.steps:
         if step.kind == "players":
@@ -60,9 +63,9 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
         kind = step.kind
         if kind in ("players", "seed", "option", "arrange"):
             continue
-        if kind == "next random":
+        if kind in FIXES:
             if not setting_up:
-                m.forced = (m.forced or []) + [step.value]
+                m.forced = (m.forced or []) + [(FIXES[kind], step.value)]
             continue
         setting_up = False
         if kind == "failure":
@@ -106,7 +109,7 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     if failure is not None:
         return fail(sc.steps[-1], f"the rules failed: {failure}")
     if m.forced:
-        return fail(sc.steps[-1], f"{len(m.forced)} random draw(s) fixed by `next random is …` never came")
+        return fail(sc.steps[-1], f"{len(m.forced)} outcome(s) fixed by `next … is` never came")
     return ScenarioResult(sc.name, sc.doc, True)
 
 

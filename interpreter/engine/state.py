@@ -25,7 +25,7 @@ class State:
         self.result = None           # (scores tuple, tiebreaks tuple, winners tuple) once over
         self.sink = None             # list collecting narration, or None (not part of the game)
         self.chance = None           # list recording each chance outcome, or None (see runtime.helpers)
-        self.forced = None           # a scenario's `next random is …` values still to come (functions of the state)
+        self.forced = None           # a scenario's `next random/shuffle is …` still to come: (kind, function of the state)
         self.decisions = 0           # decisions taken so far
         self.program = None
         self.ticks = 0               # loop iterations left before the step budget stops the rules

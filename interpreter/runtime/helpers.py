@@ -31,7 +31,7 @@ def rt_random(m, xs, shown):
     if not xs:
         raise RuleFailure("random choice from nothing")
     if m.forced:                                  # a scenario's `next random is …`
-        wanted = m.forced.pop(0)(m)
+        wanted = _forced(m, "random")
         if wanted not in xs:
             raise RuleFailure(f"the scenario says the next random draw is {shown(m, wanted)}, "
                               f"but it can only be one of {', '.join(shown(m, x) for x in xs)}")
@@ -41,6 +41,15 @@ def rt_random(m, xs, shown):
     if m.chance is not None:
         m.chance.append(("random", m.decisions, len(xs), k, shown(m, xs[k])))
     return xs[k]
+
+
+def _forced(m, kind):
+    """The next outcome a scenario fixed, which must be of this kind (they are used in order)."""
+    wanted_kind, value = m.forced.pop(0)
+    if wanted_kind != kind:
+        doing = {"random": "draw at random", "shuffle": "shuffle"}
+        raise RuleFailure(f"the scenario fixes a {wanted_kind} next, but the rules {doing[kind]} first")
+    return value(m)
 
 
 def rt_max(xs):
@@ -175,7 +184,16 @@ def rt_shuffle(m, z):
     """`shuffle z`; recorded, when the game keeps a chance log, as ("shuffle", decisions so far,
     the zone instance, its cards in their new order, bottom first)."""
     items = m.zones[z]
-    rng.shuffle(m, items)
+    if m.forced:                                  # a scenario's `next shuffle is […]`
+        wanted = list(_forced(m, "shuffle"))
+        if sorted(wanted) != sorted(items):
+            names = m.program.card_names
+            raise RuleFailure(f"the scenario says the next shuffle gives {len(wanted)} cards, "
+                              f"but {m.program.zone_instance_names[z]} holds other ones: "
+                              f"{', '.join(names[c] for c in items) or 'none'}")
+        items[:] = wanted
+    else:
+        rng.shuffle(m, items)
     if m.chance is not None:
         m.chance.append(("shuffle", m.decisions, z, tuple(items)))
 

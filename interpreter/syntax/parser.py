@@ -221,7 +221,7 @@ class _ToAst(Transformer):
         word = str(c[0])
         if word not in ("players", "seed"):
             raise _ParseFailure(Diagnostic(self.tspan(c[0]), f"unexpected '{word}' in a scenario",
-                                           "a scenario has lines `players N`, `seed N`, `option x = v`, `arrange:`, `take \"…\"`, `expect …` and `next random is …`"))
+                                           "a scenario has lines `players N`, `seed N`, `option x = v`, `arrange:`, `take \"…\"`, `expect …` and `next random is …` / `next shuffle is […]`"))
         return ast.ScenarioStep(self.span(meta), word, int(c[1]))
 
     def sc_option(self, meta, c):
@@ -250,6 +250,9 @@ class _ToAst(Transformer):
 
     def sc_next_random(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "next random", c[0])
+
+    def sc_next_shuffle(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "next shuffle", c[0])
 
     def def_decl(self, meta, c):
         ov, name, params, ret, _eq, body = c
