@@ -147,7 +147,7 @@ class Statements(CheckerBase):
                 typ = self.expr(step.value)
                 if T.element_of(typ) is None or isinstance(typ, T.ZoneT):
                     self.error(step.value.span, f"the order a shuffle gives is a list of cards, not {_a(typ)}",
-                               'for example [Witch("Blue 7"), Witch("Red 1")], bottom first')
+                               'the cards in their new order, bottom first: [Card("a"), Card("b")]')
             elif step.kind in ("take", "legal", "illegal", "next random"):
                 self.expr(step.value)
 
