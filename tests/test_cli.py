@@ -428,3 +428,25 @@ def test_check_a_module_through_the_games_that_import_it(capsys, tmp_path):
     (tmp_path / "game.rules").write_text('game "G"\nplayers 1\nimport "helpers.rules"\nrule play:\n    pass\n')
     code, _, err = call(capsys, "check", str(module))
     assert code == 1 and "unknown name 'hnd'" in err
+
+
+def test_no_control_character_from_a_file_reaches_the_terminal(tmp_path, capsys):
+    """A title, narration or source line holding escape sequences is printed with them shown escaped."""
+    evil = tmp_path / "evil.rules"
+    evil.write_text('game "Evil\x1b]0;pwned\x07"\nplayers 1\nrule play:\n    say "clear\x1b[2J then\r a fake prompt> "\n',
+                    encoding="utf-8")
+    assert main(["run", str(evil), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    assert "Evil\\x1b]0;pwned\\x07" in out and "clear\\x1b[2J then\\x0d a fake prompt> " in out
+    broken = tmp_path / "broken.rules"
+    broken.write_text('game "B"\nplayers 1\nrule play:\n    say "{nothing\x1b[2J}"\n', encoding="utf-8")
+    assert main(["check", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\\x1b[2J" in err
+
+
+def test_the_sanitizer_leaves_text_alone():
+    from rulecraft.cli.terminal import safe
+    assert safe("Player 1: play Blue 7 — ok\n\tindented é ü ✓") == "Player 1: play Blue 7 — ok\n\tindented é ü ✓"
+    assert safe("a\u202eb") == "a\\u202eb"

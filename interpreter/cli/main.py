@@ -12,6 +12,7 @@ import sys
 
 from .. import agents
 from ..runtime.errors import RulesRuntimeError
+from .terminal import sanitized_output
 from ..diagnostics import RulesError, UserError
 from ..engine.machine import IllegalDecision
 
@@ -125,12 +126,17 @@ def _error(message: str) -> int:
 
 
 def main(argv=None) -> int:
-    debug = os.environ.get("RULECRAFT_DEBUG") == "1"
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="replace")   # a game's text never fails on a narrow terminal
         except (AttributeError, ValueError, OSError):
             pass
+    with sanitized_output():                      # no control character from a file reaches the terminal
+        return _main(argv)
+
+
+def _main(argv) -> int:
+    debug = os.environ.get("RULECRAFT_DEBUG") == "1"
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:                       # --help, or a usage error (exit 2)
@@ -150,8 +156,8 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         try:                                      # e.g. `rulecraft run blackmore | head`
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+        except (OSError, ValueError):
             pass
         return 1
     except Exception as e:                        # a bug in rulecraft, never in the user's input
