@@ -3,18 +3,20 @@
 Compiling the generated source is most of a game's load time. The code objects
 depend only on that source, so they are kept (marshal) in the cache folder
 beside the parsed rules, one file per game, and reused when the source is the
-same. A missing or damaged cache only means compiling again.
+same. Each file is checked against its checksum before it is unmarshalled
+(cachedir.py), so a damaged file only means compiling again, never a crash.
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import marshal
-import os
 import sys
 
-from ..cachedir import cache_dir
+from ..cachedir import cache_dir, read_entry, write_entry
 
-_VERSION = f"{sys.version_info[0]}.{sys.version_info[1]}"
+# code objects are only valid for the bytecode they were compiled to
+_VERSION = f"py{sys.version_info[0]}.{sys.version_info[1]}-{importlib.util.MAGIC_NUMBER.hex()}"
 
 
 class CodeCache:
@@ -25,14 +27,14 @@ class CodeCache:
         self.dirty = False
         folder = cache_dir("code")
         if key and folder is not None:
-            self.path = folder / f"{key}-py{_VERSION}.marshal"
+            self.path = folder / f"{key}-{_VERSION}.marshal"
+            payload = read_entry(self.path)     # checksum first: a damaged file is never unmarshalled
             try:
-                with open(self.path, "rb") as f:
-                    loaded = marshal.load(f)
-                if isinstance(loaded, dict):
-                    self.codes = loaded
-            except Exception:   # missing or damaged: compile again
-                self.codes = {}
+                loaded = marshal.loads(payload) if payload is not None else None
+            except (ValueError, EOFError, TypeError):
+                loaded = None
+            if isinstance(loaded, dict):
+                self.codes = loaded
 
     def compile(self, source: str, filename: str, mode: str):
         key = hashlib.sha1(f"{mode}\0{filename}\0{source}".encode()).digest()
@@ -48,11 +50,4 @@ class CodeCache:
         """Write the code this load used (dropping what an older version of the rules needed)."""
         if self.path is None or not (self.dirty or len(self.used) < len(self.codes)):
             return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                marshal.dump({k: v for k, v in self.codes.items() if k in self.used}, f)
-            os.replace(tmp, self.path)
-        except Exception:   # a read-only home is fine
-            pass
+        write_entry(self.path, marshal.dumps({k: v for k, v in self.codes.items() if k in self.used}))

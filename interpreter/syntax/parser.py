@@ -10,19 +10,20 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.resources
-import os
-import pickle
 import re
+import sys
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.indenter import DedentError, Indenter
 
-from ..cachedir import cache_dir
+from .. import diagnostics
+from ..cachedir import cache_dir, read_entry, write_entry
 from .errors import diagnostic_from_lark, line_of_dedent
 from ..diagnostics import Diagnostic, RulesError, Span
-from . import ast
+from . import ast, astdata
 
 
 class _RulesIndenter(Indenter):
@@ -45,8 +46,7 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
-        cache=True,
-    )
+    )   # no `cache=True`: Lark would unpickle a file of a predictable name in the shared temp folder
 
 
 class _ParseFailure(Exception):
@@ -534,10 +534,10 @@ _MEMORY: dict = {}
 
 @functools.lru_cache(maxsize=1)
 def _grammar_digest() -> str:
+    """Everything a parsed module depends on: the grammar, this parser, the AST classes and their data format."""
     grammar = importlib.resources.files("rulecraft.grammar").joinpath("rulecraft.lark").read_bytes()
-    here = Path(__file__).read_bytes()
-    ast_src = Path(ast.__file__).read_bytes()
-    return hashlib.sha256(grammar + here + ast_src).hexdigest()
+    sources = b"".join(Path(m.__file__).read_bytes() for m in (sys.modules[__name__], ast, astdata, diagnostics))
+    return hashlib.sha256(grammar + sources + lark.__version__.encode()).hexdigest()
 
 
 def _cache_key(text: str, path: str) -> str:
@@ -548,11 +548,12 @@ def _read_cache(key: str):
     folder = cache_dir("ast")
     if folder is None:
         return None
+    payload = read_entry(folder / f"{key}.json")
+    if payload is None:
+        return None
     try:
-        with open(folder / f"{key}.pickle", "rb") as f:
-            module = pickle.load(f)
-        return module if isinstance(module, ast.Module) else None
-    except Exception:   # a missing, stale or damaged cache entry is simply parsed again
+        return astdata.loads(payload)
+    except astdata.BadData:        # not what this version writes: parse again
         return None
 
 
@@ -561,13 +562,10 @@ def _write_cache(key: str, module) -> None:
     if folder is None:
         return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f"{key}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            pickle.dump(module, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, folder / f"{key}.pickle")
-    except Exception:   # a read-only home is fine: we parse each time
-        pass
+        payload = astdata.dumps(module)
+    except RecursionError:         # rules nested deeper than the writer goes: parse them each time
+        return
+    write_entry(folder / f"{key}.json", payload)
 
 
 def _parse_uncached(text: str, path: str) -> ast.Module:
