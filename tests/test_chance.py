@@ -156,3 +156,16 @@ def test_a_scenario_stacks_the_next_shuffle(rules_file, steps, ok, words):
     result = run_all(load_file(rules_file(CHIPS + 'scenario s "s":\n' + steps + "    expect true\n")))[0]
     assert result.ok == ok, result.message
     assert words in result.message
+
+
+def test_a_record_without_its_rules_digest_is_refused(tmp_path, capsys):
+    """Without the digest, a transcript could pass as one of other rules (issue 10, item 5)."""
+    log, data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    for missing in ("", None):
+        if missing is None:
+            del data["rules_sha256"]
+        else:
+            data["rules_sha256"] = missing
+        rewrite(log, data)
+        code, err = replay(log, capsys)
+        assert code == 1 and "does not say which rules it was made with" in err

@@ -366,6 +366,8 @@ def test_play_shows_only_what_the_seat_may_see(capsys, monkeypatch):
     assert f"    {me} (you): " in first
     assert f"    {other}: 6 hidden cards" in first
     assert "  deck: 41 hidden cards" in first
+    # the seed would let anyone replay the shuffle: players at the table are not shown it
+    assert out.startswith("The Witches of Blackmore: 2 players, seed kept secret") and "seed 8" not in out
     # hot seat: both seats are asked
     assert {p for p in kb.prompts} == {"Player 1> ", "Player 2> "}
 

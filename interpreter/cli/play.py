@@ -98,7 +98,7 @@ class _Game:
     def play(self) -> int:
         s = self.session
         resumed = f", resumed from {self.args.load} after {len(s.history)} decisions" if self.args.load else ""
-        for line in show.header(s, show.seats_text(s, self.kinds), resumed):
+        for line in show.header(s, show.seats_text(s, self.kinds), resumed, seed_shown=False):
             print(line)
         print("Type 'help' at your prompt for commands.")
         try:

@@ -30,9 +30,12 @@ class Account:
             self.write(f"  {self.session.state.names[who]}: {label}")
 
 
-def header(session, agents_text: str | None = None, extra: str = "") -> list[str]:
+def header(session, agents_text: str | None = None, extra: str = "", seed_shown: bool = True) -> list[str]:
+    """The lines that open a game. Players at the table are not shown the seed: with it and the rules,
+    anyone can replay the shuffle and know every hidden card and every roll to come."""
     p = session.program
-    lines = [f"{p.title}: {session.state.n} players, seed {session.seed}{extra}"]
+    seed = f"seed {session.seed}" if seed_shown else "seed kept secret (it is in the save)"
+    lines = [f"{p.title}: {session.state.n} players, {seed}{extra}"]
     if p.options:
         lines.append(f"options: {', '.join(f'{o.name}={o.shown(session.options[o.name])}' for o in p.options)}")
     if agents_text:

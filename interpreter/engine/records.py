@@ -255,7 +255,9 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
     except RulesError as e:
         raise UserError(f"{name} names rules that cannot be loaded ({data['game']}): "
                         f"{e.diagnostics[0].message if e.diagnostics else 'error'}") from None
-    if check_digest and data.get("rules_sha256") and data["rules_sha256"] != program.digest:
+    if check_digest and not data.get("rules_sha256"):
+        raise UserError(f"{name} does not say which rules it was made with (its rules_sha256 is missing)")
+    if check_digest and data["rules_sha256"] != program.digest:
         raise UserError(f"{name} was made with other rules than today's {data['game']} (their SHA-256 differs)")
     options = data.get("options") or {}
     if not isinstance(options, dict):
