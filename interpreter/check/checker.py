@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from .declarations import Declarations
 from .expressions import Expressions
+from .lower import lower
+from .shown import chance_in_shown_things
 from .statements import Statements
 
 
@@ -42,6 +44,10 @@ def check(decls, originals, diags, file_span=None, module: bool = False):
             c.check_def(sym)
     if any(d.severity == "error" for d in diags):
         return None
-    from .lower import lower
-    return lower(c)
+    program = lower(c)
+    problems = chance_in_shown_things(program)
+    if problems:
+        diags.extend(problems)
+        return None
+    return program
 
