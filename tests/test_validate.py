@@ -443,3 +443,14 @@ def test_the_tutorial_quotes_the_real_files():
         assert body in (ROOT / name).read_text(encoding="utf-8"), f"docs/validating.md quotes {name} wrongly"
     for name in PLANTED:
         assert f"rulecraft test examples/{name}" in text
+
+
+@pytest.mark.parametrize("shown", ['    say "the top is {top(pile)}"\n', '    player(1) chooses k in 1..2 as "take {top(pile)}":\n        pass\n'],
+                         ids=["narration", "label"])
+def test_what_fails_only_when_shown_is_found(tmp_path, capsys, shown):
+    """A `say` or a label that fails is found by `rulecraft test`, though `run -q` never evaluates it."""
+    path = tmp_path / "shown.rules"
+    path.write_text('game "Shown"\nplayers 1\nzone pile of Card\nrule play:\n' + shown, encoding="utf-8")
+    assert main(["test", str(path), "--explore", "2", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "top of an empty zone" in out

@@ -188,20 +188,23 @@ def legal_options(m: State) -> list[Option]:
 
 
 def label(m: State, action_id: int) -> str:
-    """The readable label of an option of the pending decision."""
-    anytime = m.program.anytimes.get(action_id)
-    if anytime is not None:
-        return anytime.label(m, m.pending[1])
+    """The readable label of an option of the pending decision (a label that fails is a rules error)."""
     info = m.program.choices[m.pending[0]]
-    fr = m.stack[-1]
-    if info.may and action_id == info.offset + info.size:
-        return info.pass_label(m, fr)
-    saved = fr[info.var_index]
-    fr[info.var_index] = info.value_at(action_id - info.offset)
     try:
-        return info.label(m, fr)
-    finally:
-        fr[info.var_index] = saved
+        anytime = m.program.anytimes.get(action_id)
+        if anytime is not None:
+            return anytime.label(m, m.pending[1])
+        fr = m.stack[-1]
+        if info.may and action_id == info.offset + info.size:
+            return info.pass_label(m, fr)
+        saved = fr[info.var_index]
+        fr[info.var_index] = info.value_at(action_id - info.offset)
+        try:
+            return info.label(m, fr)
+        finally:
+            fr[info.var_index] = saved
+    except RuleFailure as e:
+        raise RulesRuntimeError(f"the label of an option: {e}", info.span, [(info.rule, str(info.span))]) from None
 
 
 def decide(m: State, action_id: int) -> None:

@@ -157,6 +157,10 @@ def check_state(m, step, limit):
     ids = machine.legal_ids(m)
     if not ids:
         raise PropertyFailure("someone can always move", "the game is not over but nobody has an option", step)
+    try:
+        machine.legal_options(m)          # every label can be shown
+    except RulesRuntimeError as e:
+        raise PropertyFailure("no runtime error", str(e), step) from None
     if step >= limit:
         raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions", step)
     return ids
@@ -174,8 +178,8 @@ def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> 
     # which option not offered to try at each step: from the game's seed, not from hypothesis
     # (a draw per step would double the draws; the refusal seldom depends on the id tried)
     others = random.Random(seed)
-    try:
-        m = machine.new_game(program, players, options, seed)
+    try:                      # narrating: every `say` is evaluated, as `run` would show it
+        m = machine.new_game(program, players, options, seed, sink=[])
     except RulesRuntimeError as e:
         raise PropertyFailure("no runtime error", str(e), 0) from None
     step = 0
