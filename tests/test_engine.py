@@ -396,3 +396,29 @@ def test_a_card_used_as_another_type_is_stopped_at_its_line(rules_file):
     with pytest.raises(RulesRuntimeError, match="Coin 1 is not a Gem") as info:
         machine.decide(m, labels["pick Coin 1"])
     assert info.value.span.line == 15         # the statement that uses the coin as a Gem
+
+
+# ----------------------------------------------------------- the resource governor (issue 10, items 6 and 7)
+@pytest.mark.parametrize("body, words", [
+    ("    for a in 1..100000:\n        for b in 1..100000:\n            x += 1\n", "steps without a decision"),
+    ("    repeat 1000000000000:\n        x += 1\n", "steps without a decision"),
+    ("    let big = [a + b for a in 1..100000 for b in 1..100000]\n", "steps without a decision"),
+    ("    x = 2\n    repeat 40:\n        x = x * x\n", "rules keep numbers within"),
+    ("    x = 1\n    repeat 100:\n        x = x + x\n", "rules keep numbers within"),
+    ("    x = 1\n    repeat 100:\n        x += x\n", "rules keep numbers within"),
+    ("    let xs = [1]\n    repeat 40:\n        xs = xs + xs\n", "rules keep lists under"),
+], ids=["nested-for", "huge-repeat", "huge-comprehension", "squaring", "doubling", "doubling-in-place", "list-doubling"])
+def test_no_rule_file_can_hang_or_exhaust_the_machine(rules_file, body, words):
+    path = rules_file('game "Greedy"\nplayers 1\nvar x: Int = 0\n\nrule play:\n' + body)
+    with pytest.raises(RulesRuntimeError) as info:
+        machine.new_game(load_file(path), 1)
+    assert words in str(info.value) and not isinstance(info.value, InternalError)
+
+
+def test_a_game_past_its_decision_limit_stops(rules_file, capsys):
+    """`limit decisions` holds in `run` and `play` too: a game that never ends stops there, with a sentence."""
+    from rulecraft.cli.main import main
+    path = rules_file('game "Forever"\nplayers 1\nlimit decisions 10\nrule play:\n    while true:\n'
+                      '        player(1) chooses k in 1..2 as "take {k}":\n            pass\n')
+    assert main(["run", str(path), "-q"]) == 1
+    assert "has not ended after 10 decisions" in capsys.readouterr().err

@@ -251,8 +251,10 @@ class ExprGen:
     def ex_BinOp(self, e):
         op = e.op
         if op == "+" and isinstance(e.type, T.ListT):
-            return f"(tuple({self.seq(e.left)}) + tuple({self.seq(e.right)}))"
+            return f"rt_list(tuple({self.seq(e.left)}) + tuple({self.seq(e.right)}))"
         a, b = self.src(e.left), self.src(e.right)
+        if op == "*" and not isinstance(e.left, ir.Const) and not isinstance(e.right, ir.Const):
+            return f"rt_mul({a}, {b})"
         if op in ("+", "-", "*"):
             return f"(({a}) {op} ({b}))"
         constant = isinstance(e.right, ir.Const) and e.right.value != 0
@@ -287,8 +289,9 @@ class ExprGen:
 
     def comprehension_clauses(self, e) -> str:
         clauses = []
-        for f in e.fors:
-            clause = f"for v{f.slot} in {self.seq(f.iterable)}"
+        for k, f in enumerate(e.fors):
+            seq = self.seq(f.iterable)
+            clause = f"for v{f.slot} in {seq if k == 0 else f'rt_spend(m, {seq})'}"     # inner ones: a product
             if f.cond is not None:
                 clause += f" if {self.src(f.cond)}"
             clauses.append(clause)

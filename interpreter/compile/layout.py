@@ -35,6 +35,7 @@ class ConstantState:
     def __init__(self, layout):
         self._layout = layout
         self.names = ()
+        self.ticks = 2_000_000      # making cards may loop too (nested comprehensions spend this)
 
     @property
     def program(self):

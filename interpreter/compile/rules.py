@@ -255,6 +255,8 @@ class RuleGen(StatementGen):
     def flat_For(self, s):
         lst, i = f"v{s.list_slot}", f"v{s.index_slot}"
         self.line(f"{lst} = {self.x.kept(s.iterable)}", s.span)    # kept in the frame while the loop waits
+        self.line(f"m.ticks -= len({lst})", s.span)
+        self.line("if m.ticks < 0: raise StepBudgetSpent()", s.span)
         self.line(f"{i} = 0", s.span)
         self.loop(s, f"{i} < len({lst})", (f"v{s.slot} = {lst}[{i}]", f"{i} += 1"), (f"{lst} = None",),
                   (s.list_slot, s.index_slot, s.slot))
@@ -262,6 +264,8 @@ class RuleGen(StatementGen):
     def flat_Repeat(self, s):
         count = f"v{s.count_slot}"
         self.line(f"{count} = {self.x.src(s.count)}", s.span)
+        self.line(f"m.ticks -= max(0, {count})", s.span)
+        self.line("if m.ticks < 0: raise StepBudgetSpent()", s.span)
         self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
     def flat_Choose(self, s):

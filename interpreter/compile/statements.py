@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..check import ir
 from ..check import types as T
+from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
@@ -109,9 +110,18 @@ class StatementGen:
 
     def nat_Let(self, s, out, ind):
         out.append((ind, f"v{s.slot} = {self.x.src(s.value)}", s.span))
+        self.bound(f"v{s.slot}", s.value, out, ind, s.span)
 
     def nat_Assign(self, s, out, ind):
-        out.append((ind, f"{self.x.src(s.place)} {s.op} {self.x.src(s.value)}", s.span))
+        place = self.x.src(s.place)
+        out.append((ind, f"{place} {s.op} {self.x.src(s.value)}", s.span))
+        self.bound(place, s.value, out, ind, s.span)
+
+    @staticmethod
+    def bound(place, value, out, ind, span):
+        """A number stored from a computation stays within ±10^15 (a loop doubling it would never end)."""
+        if value.type is T.INT and not isinstance(value, ir.Const):
+            out.append((ind, f"if not -{MAX_INT} <= {place} <= {MAX_INT}: rt_too_big({place})", span))
 
     def nat_AddTo(self, s, out, ind):
         place = self.x.src(s.place)
@@ -181,7 +191,10 @@ class StatementGen:
         seq = self.x.seq(s.iterable)
         if isinstance(s.iterable.type, T.ZoneT):
             seq = f"tuple({seq})"
-        out.append((ind, f"for v{s.slot} in {seq}:", s.span))
+        temp = self.ns.fresh("_l")
+        out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
+        out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
+        out.append((ind, f"for v{s.slot} in {temp}:", s.span))
         self.nat_block(s.body, out, ind + 1, s.span)
 
     def nat_While(self, s, out, ind):
@@ -191,7 +204,10 @@ class StatementGen:
         self.nat_block(s.body, out, ind + 1, s.span)
 
     def nat_Repeat(self, s, out, ind):
-        out.append((ind, f"for _ in range({self.x.src(s.count)}):", s.span))   # a fixed count: no budget needed
+        temp = self.ns.fresh("_n")
+        out.append((ind, f"{temp} = {self.x.src(s.count)}; m.ticks -= max(0, {temp})", s.span))   # spent up front
+        out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
+        out.append((ind, f"for _ in range({temp}):", s.span))
         self.nat_block(s.body, out, ind + 1, s.span)
 
     stop_text = "return"

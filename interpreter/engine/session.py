@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from ..diagnostics import UserError
+from ..runtime.errors import RulesRuntimeError
 from . import machine
 from .machine import IllegalDecision
 
@@ -91,6 +92,10 @@ class Session:
         ids = self.legal_ids()
         if option_id not in ids:
             raise IllegalDecision(f"option {option_id} is not legal now (legal: {', '.join(map(str, ids))})")
+        limit = self.program.limit
+        if limit is not None and m.decisions >= limit:
+            raise RulesRuntimeError(f"the game has not ended after {limit} decisions, the limit its rules set "
+                                    "(`limit decisions`)")
         who = machine.chooser(m)
         text = machine.label(m, option_id)
         before = m.copy(keep_logs=True)

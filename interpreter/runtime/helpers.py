@@ -8,7 +8,7 @@ code's namespace (see rulecraft.builtins for which built-in uses which).
 from __future__ import annotations
 
 from . import rng
-from .errors import RuleFailure
+from .errors import RuleFailure, StepBudgetSpent
 
 
 def rt_top(m, z):
@@ -50,6 +50,39 @@ def _forced(m, kind):
         doing = {"random": "draw at random", "shuffle": "shuffle"}
         raise RuleFailure(f"the scenario fixes a {wanted_kind} next, but the rules {doing[kind]} first")
     return value(m)
+
+
+MAX_INT = 10 ** 15          # rules keep numbers within ±MAX_INT, lists under MAX_LEN elements
+MAX_LEN = 100_000
+
+
+def rt_too_big(value):
+    """A number the rules stored is beyond the bound: say so (before Python spends minutes on it)."""
+    digits = len(str(abs(value))) if abs(value).bit_length() < 10_000 else f"over {abs(value).bit_length() * 3 // 10:,}"
+    raise RuleFailure(f"a number of {digits} digits: rules keep numbers within ±10^15")
+
+
+def rt_mul(a, b):
+    """`a * b` of two computed numbers: a chain of them could grow without end."""
+    r = a * b
+    if -MAX_INT <= r <= MAX_INT:
+        return r
+    rt_too_big(r)
+
+
+def rt_list(xs):
+    """A list made by joining lists: doubling one in a loop could exhaust memory."""
+    if len(xs) <= MAX_LEN:
+        return xs
+    raise RuleFailure(f"a list of {len(xs):,} elements: rules keep lists under {MAX_LEN:,}")
+
+
+def rt_spend(m, xs):
+    """An inner `for` of a comprehension spends the step budget by its length (products could be huge)."""
+    m.ticks -= len(xs)
+    if m.ticks < 0:
+        raise StepBudgetSpent()
+    return xs
 
 
 def rt_max(xs):
