@@ -169,3 +169,34 @@ def test_a_record_without_its_rules_digest_is_refused(tmp_path, capsys):
         rewrite(log, data)
         code, err = replay(log, capsys)
         assert code == 1 and "does not say which rules it was made with" in err
+
+
+# ------------------------------------------------------------------ hostile records (issue 10, item 8)
+@pytest.mark.parametrize("extra, words", [
+    ('a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n',
+     "anchors and aliases"),
+    ("x: &x [*x]\n", "anchors and aliases"),
+    ("deep: " + "[" * 5000 + "]" * 5000 + "\n", "deeper than a record does"),
+], ids=["billion-laughs", "recursive-alias", "deep-nesting"])
+def test_a_hostile_record_is_refused_in_one_sentence(tmp_path, capsys, extra, words):
+    log, _data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    log.write_text(log.read_text() + extra)
+    code, err = replay(log, capsys)
+    assert code == 1 and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_record_is_read_only_up_to_its_size_limit(tmp_path, capsys):
+    code, err = replay("/dev/zero", capsys)
+    assert code == 1 and "too large to be a rulecraft transcript" in err
+    big = tmp_path / "big.yaml"
+    big.write_text("rulecraft: transcript\n" + "# padding\n" * 120_000)
+    code, err = replay(big, capsys)
+    assert code == 1 and "larger than 1 MB" in err
+
+
+def test_a_record_with_an_impossible_player_count_is_refused(tmp_path, capsys):
+    log, data = logged(tmp_path, capsys, "blackmore", "--seed", "4", "--players", "3")
+    data["players"] = 0
+    rewrite(log, data)
+    code, err = replay(log, capsys)
+    assert code == 1 and "it says 0 players" in err

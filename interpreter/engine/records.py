@@ -12,7 +12,9 @@ import io
 from pathlib import Path
 
 from ruamel.yaml import YAML
+from ruamel.yaml.composer import Composer, ComposerError
 from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import AliasEvent
 
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
@@ -24,8 +26,25 @@ from .state import State
 FORMAT_VERSION = 1
 
 
+MAX_BYTES = 1024 * 1024          # a record larger than this is refused before it is read as YAML (the slow part)
+MAX_DEPTH = 40                   # nesting of collections: a record needs four levels
+
+
+class _PlainComposer(Composer):
+    """Anchors and aliases are refused: rulecraft never writes them, and a few nested aliases (a
+    "billion laughs") expand to more than any memory holds."""
+
+    def compose_node(self, parent, index):
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise ComposerError(None, None, "anchors and aliases (& and *) are not used in records", event.start_mark)
+        return super().compose_node(parent, index)
+
+
 def _yaml():
     y = YAML(typ="safe", pure=True)
+    y.Composer = _PlainComposer
+    y.max_depth = MAX_DEPTH
     y.default_flow_style = None
     y.sort_base_mapping_type_on_output = False
     y.width = 120
@@ -219,9 +238,13 @@ def write(path, s: Session, kind: str, extra: dict | None = None) -> None:
 # ----------------------------------------------------------------- reading
 def read(path) -> dict:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)            # never more: `/dev/zero` is a file too
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    if len(data) > MAX_BYTES:
+        raise UserError(f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MB: too large to be a rulecraft transcript or save")
     return parse(text, str(path))
 
 
@@ -230,6 +253,8 @@ def parse(text: str, name: str = "the file") -> dict:
         data = _yaml().load(text)
     except (YAMLError, ValueError, RecursionError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else "unreadable"
+        if "maximum depth" in first or isinstance(e, RecursionError):
+            first = f"it nests lists and mappings deeper than a record does ({MAX_DEPTH} levels)"
         raise UserError(f"{name} is not a valid transcript or save (YAML error: {first})") from None
     if not isinstance(data, dict) or data.get("rulecraft") not in ("transcript", "save"):
         raise UserError(f"{name} is not a rulecraft transcript or save")
@@ -262,6 +287,9 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise UserError(f"{name} is damaged: 'options' is not a mapping")
+    if not program.min_players <= data["players"] <= program.max_players:
+        raise UserError(f"{name} is damaged: it says {data['players']} players, but {program.title} is for "
+                        f"{program.min_players} to {program.max_players}")
     settings = [f"{k}={v}" for k, v in options.items()]
     values = Session.parse_options(program, settings)
     names = data.get("names")
