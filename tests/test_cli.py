@@ -452,3 +452,60 @@ def test_the_sanitizer_leaves_text_alone():
     from rulecraft.cli.terminal import safe
     assert safe("Player 1: play Blue 7 — ok\n\tindented é ü ✓") == "Player 1: play Blue 7 — ok\n\tindented é ü ✓"
     assert safe("a\u202eb") == "a\\u202eb"
+
+
+# ------------------------------------------------------------------ hostile command lines (issue 10, items 4 and 9)
+def test_a_player_count_far_too_large_is_a_sentence(capsys):
+    code, _out, err = call(capsys, "run", "blackmore", "--players", "99999999999999999999")
+    assert code == 1 and "is for 2 to 6 players, not 99999999999999999999" in one_sentence_error(err)
+
+
+def test_a_digit_that_is_not_a_number_is_refused(capsys, monkeypatch):
+    code, _out, err = call(capsys, "play", "blackmore", "--seat", "²")
+    assert code == 1 and "not '²'" in one_sentence_error(err)
+    kb = Keyboard(["²"])                     # typed at the prompt: asked again, then the input ends
+    code, out, err = play(capsys, monkeypatch, kb, "blackmore", "--seat", "1", "--seed", "1")
+    assert code == 1 and "please answer with a number" in out and len(kb.prompts) == 2
+
+
+def test_a_closed_standard_input_ends_the_game_politely(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", None)
+    code, _out, err = call(capsys, "play", "blackmore", "--seat", "1", "--seed", "1")
+    assert code == 1 and "input ended before the game did" in one_sentence_error(err)
+
+
+def test_output_that_cannot_be_written_is_a_sentence(capsys, monkeypatch):
+    class Full:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+        def flush(self):
+            pass
+    monkeypatch.setattr("sys.stdout", Full())
+    monkeypatch.setattr("rulecraft.cli.main._silence_stdout", lambda: None)
+    code = main(["run", "blackmore", "--seed", "1"])
+    assert code == 1 and "cannot write the output: No space left on device" in capsys.readouterr().err
+
+
+def test_list_skips_what_is_not_a_regular_file(tmp_path, capsys):
+    os = pytest.importorskip("os")
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    os.mkfifo(tmp_path / "x.rules")
+    (tmp_path / "y.rules").write_text('game "Y"\nplayers 1\nrule play:\n    pass\n')
+    code, out, _err = call(capsys, "list", str(tmp_path))
+    assert code == 0 and "Y (1 players)" in out and "x.rules" not in out
+
+
+@pytest.mark.parametrize("ref, words", [("secret.txt", "is not a .rules file"), ("a" * 5000 + ".rules", "is not a file name"),
+                                        ("pipe.rules", "there is no file")],
+                         ids=["not-rules", "name-too-long", "named-pipe"])
+def test_an_import_names_a_rules_file(tmp_path, capsys, ref, words):
+    import os
+    (tmp_path / "secret.txt").write_text("password = hunter2\n")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe.rules")
+    game = tmp_path / "game.rules"
+    game.write_text(f'game "I"\nplayers 1\nimport "{ref}"\nrule play:\n    pass\n')
+    code, _out, err = call(capsys, "check", str(game))
+    assert code == 1 and words in err and "hunter2" not in err

@@ -8,9 +8,17 @@ game. End of input raises EOFError for the caller to handle.
 from __future__ import annotations
 
 
+def _input(prompt: str) -> str:
+    """`input`, with a closed standard input read as its end."""
+    import sys
+    if sys.stdin is None or sys.stdin.closed:
+        raise EOFError
+    return input(prompt)
+
+
 class HumanAgent:
     def __init__(self, read=None, write=print, on_command=None, prompt: str = "choose a number: "):
-        self.read = read if read is not None else (lambda text: input(text))
+        self.read = read if read is not None else _input
         self.write = write
         self.on_command = on_command
         self.prompt = prompt
@@ -24,7 +32,7 @@ class HumanAgent:
         self.list_options(options)
         while True:
             answer = self.read(self.prompt).strip()   # EOFError propagates
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
+            if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1].id
             matches = [o for o in options if o.label == answer]
             if matches:

@@ -25,6 +25,8 @@ from ..syntax.parser import parse_module
 
 SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl)
 
+MAX_RULES_BYTES = 1024 * 1024      # a rule file (or an import) larger than this is refused unread
+
 
 def bundled_dir(package: str) -> Path:
     return Path(str(importlib.resources.files(package)))
@@ -90,9 +92,14 @@ class _Loader:
     def read(self, path: Path, span=None) -> ast.Module | None:
         shown = display_path(path)
         try:
-            data = path.read_bytes()
+            with open(path, "rb") as f:
+                data = f.read(MAX_RULES_BYTES + 1)
         except OSError as e:
             self.diags.append(Diagnostic(span or _file_span(shown), f"cannot read {shown}: {e.strerror or e}"))
+            return None
+        if len(data) > MAX_RULES_BYTES:
+            self.diags.append(Diagnostic(span or _file_span(shown), f"{shown} is larger than "
+                                         f"{MAX_RULES_BYTES // (1024 * 1024)} MB: too large to be rules"))
             return None
         try:
             text = data.decode("utf-8")
@@ -113,12 +120,23 @@ class _Loader:
         if decl.is_path and "/" not in decl.ref and not decl.ref.endswith(".rules") and decl.ref in bundled:
             return bundled[decl.ref].resolve()      # `extends "weird-sisters"`: a bundled name in quotes
         if decl.is_path:
-            p = (here.parent / decl.ref).resolve()
-            if not any(_inside(p, r) for r in self.roots):
+            if not decl.ref.endswith(".rules"):
+                self.diags.append(Diagnostic(decl.span, f"'{decl.ref}' is not a .rules file",
+                                             f"{kind} names rule files: write the path of one ending in .rules"))
+                return None
+            try:
+                p = (here.parent / decl.ref).resolve()
+                inside = any(_inside(p, r) for r in self.roots)
+                found = inside and p.is_file()        # a regular file: not a folder, a pipe or a device
+            except (OSError, ValueError):             # a name too long for the system, or with a NUL in it
+                self.diags.append(Diagnostic(decl.span, f"'{decl.ref[:60]}…' is not a file name this system accepts"
+                                             if len(decl.ref) > 60 else f"'{decl.ref}' is not a file name this system accepts"))
+                return None
+            if not inside:
                 self.diags.append(Diagnostic(decl.span, f"'{decl.ref}' is outside the folders rules may read",
                                              "keep imported files beside the game, or use a bundled module"))
                 return None
-            if not p.is_file():
+            if not found:
                 self.diags.append(Diagnostic(decl.span, f"there is no file '{decl.ref}'"))
                 return None
             return p

@@ -71,6 +71,9 @@ def new_table(args):
 def table_size(program, players: int | None, agent_kinds: list[str]) -> int:
     """--players if given; else the number of --agents when more than one is listed; else the default."""
     if players is not None:
+        if not program.min_players <= players <= program.max_players:
+            raise UserError(f"{program.title} is for {program.min_players} to {program.max_players} players, "
+                            f"not {players}")
         return players
     if len(agent_kinds) > 1:
         return len(agent_kinds)
@@ -95,7 +98,7 @@ def parse_seats(text: str, players: int) -> set[int]:
         return set(range(players))
     seats = set()
     for item in split_list(text):
-        if not item.isdigit():
+        if not (item.isascii() and item.isdigit()):
             raise UserError(f"--seat takes seat numbers from 1 to {players} or 'all', not '{item}'")
         k = int(item)
         if not 1 <= k <= players:

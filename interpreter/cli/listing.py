@@ -18,7 +18,7 @@ def cmd_list(args) -> int:
     for ref in args.paths:
         p = Path(ref)
         if p.is_dir():
-            entries += [(str(f), f) for f in sorted(p.glob("*.rules"))]
+            entries += [(str(f), f) for f in sorted(p.glob("*.rules")) if f.is_file()]   # not a pipe or a folder
         elif p.is_file():
             entries.append((ref, p))
         else:

@@ -154,18 +154,26 @@ def _main(argv) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        try:                                      # e.g. `rulecraft run blackmore | head`
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
-        except (OSError, ValueError):
-            pass
+    except BrokenPipeError:                       # e.g. `rulecraft run blackmore | head`
+        _silence_stdout()
         return 1
+    except OSError as e:                          # writing the output failed: a full disk, /dev/full
+        _silence_stdout()
+        return _error(f"cannot write the output: {e.strerror or e}")
     except Exception as e:                        # a bug in rulecraft, never in the user's input
         if debug:
             raise
         one_line = str(e).strip().splitlines()[0] if str(e).strip() else ""
         return _error(f"internal error: {type(e).__name__}" + (f": {one_line}" if one_line else "")
                       + " (set RULECRAFT_DEBUG=1 to see where)")
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so the final flush of what could not be written stays quiet."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":
