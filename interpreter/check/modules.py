@@ -25,7 +25,7 @@ from ..syntax.parser import parse_module
 
 SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl)
 
-MAX_RULES_BYTES = 1024 * 1024      # a rule file (or an import) larger than this is refused unread
+MAX_RULES_BYTES = 16 * 1024 * 1024  # a rule file (or an import) larger than this is refused unread
 
 
 def bundled_dir(package: str) -> Path:
@@ -120,10 +120,6 @@ class _Loader:
         if decl.is_path and "/" not in decl.ref and not decl.ref.endswith(".rules") and decl.ref in bundled:
             return bundled[decl.ref].resolve()      # `extends "weird-sisters"`: a bundled name in quotes
         if decl.is_path:
-            if not decl.ref.endswith(".rules"):
-                self.diags.append(Diagnostic(decl.span, f"'{decl.ref}' is not a .rules file",
-                                             f"{kind} names rule files: write the path of one ending in .rules"))
-                return None
             try:
                 p = (here.parent / decl.ref).resolve()
                 inside = any(_inside(p, r) for r in self.roots)
@@ -135,6 +131,10 @@ class _Loader:
             if not inside:
                 self.diags.append(Diagnostic(decl.span, f"'{decl.ref}' is outside the folders rules may read",
                                              "keep imported files beside the game, or use a bundled module"))
+                return None
+            if not decl.ref.endswith(".rules"):
+                self.diags.append(Diagnostic(decl.span, f"'{decl.ref}' is not a .rules file",
+                                             f"{kind} names rule files: write the path of one ending in .rules"))
                 return None
             if not found:
                 self.diags.append(Diagnostic(decl.span, f"there is no file '{decl.ref}'"))
