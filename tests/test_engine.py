@@ -88,7 +88,7 @@ def test_endless_recursion_of_a_def_is_stopped(rules_file):
                       'rule play:\n    x = f(1)\n')
     with pytest.raises(RulesRuntimeError) as info:
         machine.new_game(load_file(path), 1)
-    assert "itself" in str(info.value)
+    assert "too deeply" in str(info.value) and "recursion without end" in str(info.value)
     assert info.value.chain[0][0] == "play"
 
 
@@ -422,3 +422,14 @@ def test_a_game_past_its_decision_limit_stops(rules_file, capsys):
                       '        player(1) chooses k in 1..2 as "take {k}":\n            pass\n')
     assert main(["run", str(path), "-q"]) == 1
     assert "has not ended after 10 decisions" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("order", ["uses-first", "used-first"])
+def test_a_chain_of_defs_is_judged_the_same_in_either_order(rules_file, order):
+    """41 one-line defs, each using the next: accepted, and run, whichever comes first (issue 10, item 10)."""
+    defs = [f"def d{i}: Int = d{i + 1} + 1" for i in range(41)] + ["def d41: Int = 1"]
+    if order == "used-first":
+        defs.reverse()
+    path = rules_file('game "Chain"\nplayers 1\nvar x: Int = 0\n' + "\n".join(defs) + "\nrule play:\n    x = d0\n")
+    m = machine.new_game(load_file(path), 1)
+    assert m.vars[0] == 42

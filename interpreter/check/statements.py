@@ -77,11 +77,14 @@ class Statements(CheckerBase):
         if sym.frame_size or sym.checking:
             return sym.ret
         d = sym.decl
-        saved = (self.scope, self.current_decl, self.in_rule)
+        # a def is checked where it is first used; its own nesting starts again from zero there, so
+        # a chain of defs is judged the same whichever is declared first
+        saved = (self.scope, self.current_decl, self.in_rule, self.depth)
         sym.checking = True
         self.scope = Scope(d)
         self.current_decl = d
         self.in_rule = False
+        self.depth = 0
         for (name, typ), p in zip(sym.params, d.params):
             self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
         typ = self.expr(d.body)
@@ -91,7 +94,7 @@ class Statements(CheckerBase):
             sym.ret = typ
         sym.frame_size = max(1, self.scope.count)
         sym.checking = False
-        self.scope, self.current_decl, self.in_rule = saved
+        self.scope, self.current_decl, self.in_rule, self.depth = saved
         return sym.ret
 
     def check_rule(self, sym: RuleSym):

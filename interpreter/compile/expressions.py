@@ -13,6 +13,8 @@ from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 
+MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
+
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
 _SIMPLE = (ir.Local, ir.Var, ir.Const, ir.OwnedVar, ir.Zone, ir.CardField, ir.Special, ir.Index, ir.BinOp,
            ir.Neg, ir.TableEntry)
@@ -71,7 +73,7 @@ class ExprGen:
     def inlinable(self, d, args) -> bool:
         """Can a call of def `d` become its body with the arguments in place? Only when its body binds no
         locals of its own, and each argument is cheap or used at most once (so nothing is computed twice)."""
-        if d.binds_locals or d.name in self.inlining:
+        if d.binds_locals or d.name in self.inlining or len(self.inlining) >= MAX_INLINED:
             return False
         uses = self.param_uses.get(d.name)
         if uses is None:

@@ -109,7 +109,8 @@ def run(m: State, budget: int = STEP_BUDGET) -> None:
     except RuleFailure as e:
         raise _runtime_error(m, e, str(e)) from None
     except RecursionError as e:
-        raise _runtime_error(m, e, "a rule or function calls itself without end") from None
+        raise _runtime_error(m, e, "rules or functions call each other too deeply (about 900 calls inside one "
+                                   "another at most): a recursion without end, or one too deep") from None
     except Exception as e:     # not the rules' fault: say so, with where the rules stood
         raise _runtime_error(m, e, f"internal error in rulecraft, please report it: {type(e).__name__}: {e}",
                              InternalError) from None
