@@ -180,3 +180,116 @@ def test_deep_nesting_is_a_diagnostic(shape, depth):
     if isinstance(result, RulesError):
         (d,) = result.diagnostics
         assert "nested" in d.message and "recursion" not in result.render(), result.render()
+
+
+# ------------------------------------------------------------------ running what was mutated (issue 10)
+def play_mutant(program, decisions: int = 300) -> None:
+    """Play a loaded mutant at each player count with random decisions, narrating and labelling every option:
+    the rules may stop with a RulesRuntimeError (a runtime mistake of the mutated file), nothing else."""
+    import random
+
+    from rulecraft.engine.session import Session
+    from rulecraft.runtime.errors import InternalError, RulesRuntimeError
+    for players in sorted({program.min_players, program.max_players}):
+        rnd = random.Random(players)
+        try:
+            s = Session.start(program, "mutant", players, seed=players)
+            for _ in range(decisions):
+                if s.over:
+                    break
+                options = s.legal()                       # every label is shown
+                s.take(options[rnd.randrange(len(options))].id)
+        except InternalError as e:
+            raise AssertionError(f"rulecraft failed on a mutant: {e}") from None
+        except RulesRuntimeError:
+            pass
+
+
+@settings(max_examples=max(30, settings.default.max_examples))
+@given(mutated())
+def test_mutated_rules_that_load_also_run(case):
+    name, data = case
+    program = load_bytes(data, "game.rules" if name != "cards.rules" else "cards.rules")
+    if program is not None and not isinstance(program, RulesError):
+        play_mutant(program)
+
+
+TRANSCRIPT_VOCABULARY = ["0", "-1", "99999999999999999999", "", "~", "[]", "{}", "x", "null", "true", "'", '"', ":",
+                         "- ", "\n", "\t", "&a ", "*a", "!!python/object:os.system", "1e400", "player: 9",
+                         "id: 99999", "label: ?", "after: -5", "order: [Blue 7]"]
+
+
+@st.composite
+def mutated_transcript(draw):
+    from rulecraft.cli.main import main as cli_main   # noqa: F401  (imported here so collection stays light)
+    text = TRANSCRIPT.read_text()
+    lines = text.splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 4))):
+        i = draw(st.integers(0, len(lines) - 1))
+        kind = draw(st.sampled_from(["delete", "replace", "insert", "bytes", "swap"]))
+        if kind == "delete":
+            del lines[i]
+        elif kind == "replace":
+            line = lines[i]
+            cut = draw(st.integers(0, len(line)))
+            lines[i] = line[:cut] + draw(st.sampled_from(TRANSCRIPT_VOCABULARY)) + line[cut:]
+        elif kind == "insert":
+            lines.insert(i, draw(st.sampled_from(TRANSCRIPT_VOCABULARY)) + "\n")
+        elif kind == "bytes":
+            lines.insert(i, draw(st.binary(max_size=6)).decode("latin-1"))
+        else:
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        if not lines:
+            lines = ["\n"]
+    return "".join(lines)
+
+
+TRANSCRIPT = Path(__file__).resolve().parent / "golden" / "three-sisters-solo.yaml"
+
+
+@settings(max_examples=max(30, settings.default.max_examples))
+@given(mutated_transcript())
+def test_mutated_transcripts_are_replayed_or_refused_in_one_sentence(text):
+    import contextlib
+    import io
+
+    from rulecraft.cli.main import main as cli_main
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "t.yaml"
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli_main(["replay", str(path), "-q"])
+    assert code in (0, 1), err.getvalue()
+    assert "internal error" not in err.getvalue() and "Traceback" not in err.getvalue(), err.getvalue()
+    if code == 1:
+        assert len(err.getvalue().strip().splitlines()) <= 12, err.getvalue()   # a sentence (or a rules error)
+
+
+WORDS = ["run", "play", "check", "list", "replay", "test", "blackmore", "nim", "--seed", "-1", "0", "3",
+         "99999999999999999999", "--players", "--seat", "all", "²", "--agents", "random,first", "HUMAN",
+         "--set", "wheel=up", "hand_size=0", "x=y", "--log", "/nonexistent/x.yaml", "--quiet", "--explore", "-q",
+         "--step", "--omniscient", "", "--", "-", "examples/nim.rules", "no-such-game"]
+
+
+@settings(max_examples=max(30, settings.default.max_examples), deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=6))
+def test_any_command_line_ends_with_a_status_not_a_traceback(argv):
+    import contextlib
+    import io
+    import os
+
+    from rulecraft.cli.main import main as cli_main
+    if "play" in argv or ("test" in argv and "--explore" not in argv):
+        argv = [w for w in argv if w not in ("play", "test")]     # no keyboard here; keep exploration short
+    cwd = os.getcwd()
+    os.chdir(Path(__file__).resolve().parent.parent)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli_main(argv + (["--explore", "0"] if "test" in argv else []))
+    finally:
+        os.chdir(cwd)
+    assert code in (0, 1, 2), (argv, err.getvalue())
+    assert "internal error" not in err.getvalue() and "Traceback" not in err.getvalue(), (argv, err.getvalue())
