@@ -135,7 +135,7 @@ def count_code(gen, call, a):
 def join_code(gen, call, a):
     elem = T.element_of(call.args[0].type)
     fmt = gen.const(gen.layout.formatter(elem if elem is not None else T.ANY))
-    return f"({gen.src(call.args[1])}).join([{fmt}(m, x) for x in {a}])"
+    return f"rt_text(({gen.src(call.args[1])}).join([{fmt}(m, x) for x in {a}]))"
 
 
 def iterated(template):

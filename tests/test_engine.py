@@ -407,7 +407,9 @@ def test_a_card_used_as_another_type_is_stopped_at_its_line(rules_file):
     ("    x = 1\n    repeat 100:\n        x = x + x\n", "rules keep numbers within"),
     ("    x = 1\n    repeat 100:\n        x += x\n", "rules keep numbers within"),
     ("    let xs = [1]\n    repeat 40:\n        xs = xs + xs\n", "rules keep lists under"),
-], ids=["nested-for", "huge-repeat", "huge-comprehension", "squaring", "doubling", "doubling-in-place", "list-doubling"])
+    ('    let s = join(1..1000, "{join(1..1000, "-")}")\n', "rules keep texts under"),
+], ids=["nested-for", "huge-repeat", "huge-comprehension", "squaring", "doubling", "doubling-in-place", "list-doubling",
+        "text-of-texts"])
 def test_no_rule_file_can_hang_or_exhaust_the_machine(rules_file, body, words):
     path = rules_file('game "Greedy"\nplayers 1\nvar x: Int = 0\n\nrule play:\n' + body)
     with pytest.raises(RulesRuntimeError) as info:

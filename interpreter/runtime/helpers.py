@@ -77,6 +77,16 @@ def rt_list(xs):
     raise RuleFailure(f"a list of {len(xs):,} elements: rules keep lists under {MAX_LEN:,}")
 
 
+MAX_TEXT = 1_000_000
+
+
+def rt_text(s):
+    """A text made by joining: joins within joins could grow without end."""
+    if len(s) <= MAX_TEXT:
+        return s
+    raise RuleFailure(f"a text of {len(s):,} characters: rules keep texts under {MAX_TEXT:,}")
+
+
 def rt_spend(m, xs):
     """An inner `for` of a comprehension spends the step budget by its length (products could be huge)."""
     m.ticks -= len(xs)
