@@ -350,7 +350,7 @@ def test_deal(blackmore, players, hand_size):
     assert all(len(h) == hand_size for h in hands)
     assert len(cards_in(m, "trump_stack")) == 1
     assert len(cards_in(m, "deck")) == 54 - 1 - players * hand_size
-    assert s.narration[0] == f"The trump is {cards_in(m, 'trump_stack')[0]}."
+    assert s.drain_narration()[0] == f"The trump is {cards_in(m, 'trump_stack')[0]}."
     assert placement_problems(m) == []
     assert 0 <= get_var(m, "first") < players
     assert s.to_move == get_var(m, "first")

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import get_var
-from rulecraft.engine import machine, records
+from rulecraft.engine import machine, observe, records
 from rulecraft.engine.scenarios import run_all
 from rulecraft.loader import load
 
@@ -48,6 +48,8 @@ def play(program, n, seed, agent_seed, each=None, sink=None):
         if each is not None:
             each(m)
         assert m.decisions <= limit, "the game does not end"
+    if sink is not None:
+        sink[:] = observe.narration(sink, None)     # the narration as text, everything shown
     return m
 
 
@@ -185,6 +187,7 @@ def _finish(m, rnd, sink):
     while m.result is None:
         ids = machine.legal_ids(m)
         machine.decide(m, ids[rnd.randrange(len(ids))])
+    sink[:] = observe.narration(sink, None)
     return m
 
 

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from helpers import get_var
-from rulecraft.engine import machine
+from rulecraft.engine import machine, observe
 from rulecraft.engine.scenarios import run_all
 from rulecraft.loader import load
 from rulecraft.validate.explore import explore
@@ -45,6 +45,8 @@ def play(program, n, seed, agent_seed, each=None, sink=None):
         if each is not None:
             each(m)
         assert m.decisions <= limit, "the game does not end"
+    if sink is not None:
+        sink[:] = observe.narration(sink, None)     # the narration as text, everything shown
     return m
 
 

@@ -306,6 +306,7 @@ class Shuffle:
 class Say:
     span: object
     text: object
+    to: object = None       # a Player or Team expression: who is told; None: everyone
 
 
 @_node

@@ -119,7 +119,7 @@ class Lowerer:
         return ir.Shuffle(s.span, self.expr(s.zone))
 
     def st_Say(self, s):
-        return ir.Say(s.span, self.expr(s.text))
+        return ir.Say(s.span, self.expr(s.text), self.expr(s.to) if s.to is not None else None)
 
     def st_ExprStmt(self, s):
         call = s.expr

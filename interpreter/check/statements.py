@@ -213,6 +213,10 @@ class Statements(CheckerBase):
 
     def stmt_Say(self, s: ast.Say):
         self.expr(s.text)
+        if s.to is not None:
+            typ = self.expr(s.to)
+            if typ not in (T.PLAYER, T.TEAM, T.ANY):
+                self.error(s.to.span, f"`say to` tells a player or a team, not {_a(typ)}", 'for example `say to p "…"`')
 
     def stmt_ExprStmt(self, s: ast.ExprStmt):
         call = s.expr

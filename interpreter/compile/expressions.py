@@ -25,6 +25,12 @@ def _needs_game():
     raise NeedsGame()
 
 
+def hidden_as(card_type) -> str:
+    """What a card is called when a seat may not see which it is: "a Witch", "an Ingredient", "a card"."""
+    name = card_type.name if isinstance(card_type, T.CardT) else "card"
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
+
+
 class ExprGen:
     def __init__(self, prog: ir.Program, layout, ns, diags):
         self.prog = prog
@@ -163,6 +169,20 @@ class ExprGen:
         if len(pieces) == 1 and all(isinstance(p, str) for p in e.parts):
             return pieces[0]
         return '"".join((' + ", ".join(pieces) + ",))"
+
+    def segments(self, e: ir.Text) -> str:
+        """A shown text as segments (runtime.helpers): strings, and cards that may be hidden from some seats."""
+        pieces = []
+        for part in e.parts:
+            if isinstance(part, str):
+                pieces.append(self.const(part))
+            elif T.is_card(part.type) and part.type is not T.ANY:
+                pieces.append(f"rt_seg_card(m, {self.src(part)}, {self.const(hidden_as(part.type))})")
+            elif isinstance(part.type, (T.ListT, T.ZoneT)) and T.is_card(part.type.elem) and part.type.elem is not T.ANY:
+                pieces.append(f"rt_seg_cards(m, {self.seq(part)}, {self.const(hidden_as(part.type.elem))})")
+            else:
+                pieces.append(f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})")
+        return "(" + "".join(p + ", " for p in pieces) + ")"
 
     def ex_CardNamed(self, e):
         ids = [i for i in self.layout.cards_by_type.get(e.card_type, ()) if self.layout.card_names[i] == e.wanted] \

@@ -114,6 +114,29 @@ class Layout:
         self.zone_instance_names = tuple(names)
         return rows, tuple(names), tuple(owners)
 
+    def seen_masks(self, rows, owners) -> tuple:
+        """For each player count n and zone instance: the seats that see its cards, as a bit mask
+        (bit k: seat k). The one source of who sees what; views, narration and labels read it."""
+        out = []
+        for n in range(self.max_players + 1):
+            everyone = (1 << n) - 1
+            masks = []
+            for z, base, count in rows:
+                for k in range(count):
+                    owner = owners[base + k]
+                    if z.seen == "all":
+                        mask = everyone
+                    elif z.seen == "owner":
+                        mask = (1 << owner) & everyone if owner >= 0 else 0
+                    elif z.seen == "team":
+                        team = owner_team(owner) if owner <= -2 else (owner % self.team_count if owner >= 0 else None)
+                        mask = sum(1 << p for p in range(n) if team is not None and p % self.team_count == team)
+                    else:
+                        mask = 0
+                    masks.append(mask)
+            out.append(tuple(masks))
+        return tuple(out)
+
     # ------------------------------------------------------------ keys and universes
     def key_count(self, key) -> int:
         if isinstance(key, T.EnumT):

@@ -148,6 +148,7 @@ class Program:
     zones: list                # ZoneInfo
     zone_instance_names: tuple
     zone_instance_owner: tuple  # instance -> player index, -1 for shared, -(team + 2) for a team's (layout.team_owner)
+    seen_masks: tuple          # [player count][instance] -> bit mask of the seats that see its cards
     vars: list                 # VarInfo, in slot order with options
     var_count: int
     codes: list                # Code per rule index

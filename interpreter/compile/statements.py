@@ -155,7 +155,11 @@ class StatementGen:
         out.append((ind, f"rt_shuffle(m, {self.x.src(s.zone)})", s.span))
 
     def nat_Say(self, s, out, ind):
-        out.append((ind, f"if m.sink is not None: m.sink.append({self.x.src(s.text)})", s.span))
+        if s.to is None:
+            audience = "None"
+        else:
+            audience = f"rt_told(m, {self.x.src(s.to)}, {s.to.type is T.TEAM})"
+        out.append((ind, f"if m.sink is not None: rt_said(m, {audience}, {self.x.segments(s.text)})", s.span))
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])

@@ -9,7 +9,7 @@ import attrs
 
 from ..diagnostics import UserError
 from ..runtime.errors import RulesRuntimeError
-from . import machine
+from . import machine, observe
 from .machine import IllegalDecision
 
 
@@ -114,8 +114,9 @@ class Session:
         """Take the legal option with this exact label (scenarios and tests speak in labels)."""
         self.take(machine.option_labelled(self.state, text))
 
-    def drain_narration(self) -> list[str]:
-        out = list(self.narration)
+    def drain_narration(self, viewer=None) -> list[str]:
+        """The narration since the last drain, as `viewer` is told it (engine.observe: None is everything)."""
+        out = observe.narration(self.narration, viewer)
         self.narration.clear()
         return out
 

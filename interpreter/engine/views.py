@@ -6,28 +6,12 @@ change when cards hidden from them are reshuffled. No game decides this; the
 """
 from __future__ import annotations
 
-from ..compile.layout import owner_team
 from . import machine
 
 
-def can_see(program, zone, instance_owner: int, viewer) -> bool:
-    """May `viewer` (a seat, or None for everything) see the cards of a zone instance with this owner?"""
-    if viewer is None:          # omniscient
-        return True
-    seen = zone.seen
-    if seen == "all":
-        return True
-    if seen == "nobody":
-        return False
-    if seen == "owner":
-        return instance_owner == viewer
-    if seen == "team":
-        teams = max(1, len(program.teams))
-        team = owner_team(instance_owner)
-        if team is None and instance_owner >= 0:
-            team = instance_owner % teams          # a player's zone, seen by their team
-        return team == viewer % teams
-    return False
+def can_see(m, instance: int, viewer) -> bool:
+    """May `viewer` (a seat, or None for everything) see the cards of this zone instance?"""
+    return viewer is None or bool(m.program.seen_masks[m.n][instance] >> viewer & 1)
 
 
 def view(m, viewer=None) -> dict:
@@ -45,8 +29,7 @@ def view(m, viewer=None) -> dict:
         for k in owners:
             inst = zone.base + (k or 0)
             cards = m.zones[inst]
-            shown = [p.card_names[c] for c in cards] if can_see(p, zone, p.zone_instance_owner[inst], viewer) \
-                else {"hidden": len(cards)}
+            shown = [p.card_names[c] for c in cards] if can_see(m, inst, viewer) else {"hidden": len(cards)}
             if zone.owner == "player":
                 entry[m.names[k]] = shown
             elif zone.owner == "team":

@@ -255,6 +255,63 @@ def rt_cast_all(m, cards, positions, type_name):
     return tuple(cards)
 
 
+# ---------------------------------------------------------------- what is shown, and to whom
+# A text shown to people (narration, a decision's label) is kept as segments: plain strings, and
+# for each card a segment that knows what the card is called and what it is when hidden ("a Witch").
+# `seal` fixes, from where each card is at that moment, which seats see it; each seat is then shown
+# the text with the cards it may not see replaced (engine.observe.render).
+
+def rt_seg_card(m, c, hidden):
+    """A card in a shown text, not yet sealed: ("card", its name, its id, what it is when hidden)."""
+    if c is None:
+        return "no card"
+    return ("card", m.program.card_names[c], c, hidden)
+
+
+def rt_seg_cards(m, cards, hidden):
+    """Cards in a shown text, separated by commas (a zone's or a list's)."""
+    if not cards:
+        return "nothing"
+    out = []
+    for c in cards:
+        if out:
+            out.append(", ")
+        out.append(rt_seg_card(m, c, hidden))
+    return tuple(out)
+
+
+def seal(m, segments) -> tuple:
+    """A flat tuple of strings (seen by all) and (name, seats that see it, what it is when hidden)."""
+    out = []
+    masks = m.program.seen_masks[m.n]
+    everyone = (1 << m.n) - 1
+    stack = [segments]
+    while stack:
+        s = stack.pop()
+        if type(s) is str:
+            out.append(s)
+        elif len(s) == 4 and s[0] == "card":
+            place = m.where[s[2]]
+            mask = masks[place] if place >= 0 else everyone       # out of play: nothing secret about it
+            out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
+        else:
+            stack.extend(reversed(s))
+    return tuple(out)
+
+
+def rt_said(m, audience, segments):
+    """`say`: the narration, sealed now, for `audience` (a mask of seats, or None for everyone)."""
+    m.sink.append(("say", audience, seal(m, segments)))
+
+
+def rt_told(m, who, team: bool):
+    """The seats of `say to`: a player, or a team's players."""
+    if team:
+        t = max(1, len(m.program.teams))
+        return sum(1 << p for p in range(m.n) if p % t == who)
+    return 1 << who
+
+
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 

@@ -223,9 +223,10 @@ class Shuffle:
 
 @node
 class Say:
-    """`say "{p} wins"`"""
+    """`say "{p} wins"`, `say to p "you drew {c}"`"""
     span: Span
     text: Template
+    to: object = None          # the player or team told; None: everyone
 
 
 @node

@@ -305,7 +305,8 @@ class _ToAst(Transformer):
         return ast.Shuffle(self.span(meta), c[0])
 
     def say_stmt(self, meta, c):
-        return ast.Say(self.span(meta), self.template(c[0]))
+        to, text = c
+        return ast.Say(self.span(meta), self.template(text), to)
 
     def expr_stmt(self, meta, c):
         e = c[0]

@@ -86,7 +86,7 @@ def check_view_hides(m, step, viewer, permute):
         owners = range(m.n) if zone.owner == "player" else (range(len(p.teams)) if zone.owner == "team" else [None])
         for k in owners:
             inst = zone.base + (k or 0)
-            if not views.can_see(p, zone, p.zone_instance_owner[inst], viewer):
+            if not views.can_see(m, inst, viewer):
                 hidden_slots.extend((inst, i) for i in range(len(m.zones[inst])))
     if len(hidden_slots) < 2:
         return
