@@ -13,7 +13,7 @@ import sys
 from ..agents.human import HumanAgent
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
-from ..engine import records, views
+from ..engine import observe, records, views
 from . import common, show
 
 HELP = """\
@@ -90,8 +90,12 @@ class _Game:
         self.session = session
         self.kinds = kinds
         self.agents = agents
-        self.account = show.Account(session)
         self.humans = [i for i, k in enumerate(kinds) if k == "human"]
+        # one person at the table is told what their seat may see; at a hot seat the screen is everyone's,
+        # and what only one player may know waits for their turn
+        hot_seat = len(self.humans) > 1
+        self.account = show.Account(session, viewer=observe.PUBLIC if hot_seat else self.humans[0],
+                                    keep_for=self.humans if hot_seat else ())
         self.seat_now = None
 
     # ---------------------------------------------------------------- loop
@@ -107,8 +111,9 @@ class _Game:
                 who = s.to_move
                 agent = self.agents[who]
                 choice = self._ask(who) if agent is None else agent.choose(s)
-                self.account.decision(who, s.label(choice))
+                self.account.narrate()
                 s.take(choice)
+                self.account.decided()
                 self._autosave()
         except Quit:
             self._left("")
@@ -137,6 +142,8 @@ class _Game:
         self.seat_now = who
         print()
         print(f"=== {name}, your decision ===" if len(self.humans) > 1 else f"=== your decision ({name}) ===")
+        for line in self.account.told_only_to(who):
+            print(f"  (to you) {line}")
         self._show_view(who)
         agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ")
         return agent.choose(self.session)

@@ -19,10 +19,10 @@ def cmd_run(args) -> int:
             print(line)
     try:
         while not session.over:
-            who = session.to_move
-            choice = agents[who].choose(session)
-            account.decision(who, session.label(choice))
+            choice = agents[session.to_move].choose(session)
+            account.narrate()
             session.take(choice)
+            account.decided()
     except RulesRuntimeError:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again
             records.write(args.log, session, "transcript", {"agents": kinds})

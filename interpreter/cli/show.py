@@ -5,29 +5,53 @@ names) or from the engine's generic view; nothing here knows any game.
 """
 from __future__ import annotations
 
+from ..engine import observe
+
 
 class Account:
-    """Prints narration and decisions in the order they happen.
+    """Prints narration and decisions in the order they happen, as `viewer` is told them.
 
     Narration a decision causes is printed after it; each decision reads
     "  Player 2: play Blue 7" (indented, so the rules' own lines stand out).
+    `viewer` (engine.observe): None tells everything; a seat, what that player may
+    see; PUBLIC, what every seat may see (a hot-seat screen).
     """
 
-    def __init__(self, session, quiet: bool = False, write=print):
+    def __init__(self, session, quiet: bool = False, write=print, viewer=None, keep_for=()):
         self.session = session
         self.quiet = quiet
         self.write = write
+        self.viewer = viewer
+        self.kept = {seat: [] for seat in keep_for}      # hot seat: what only they were told, for their turn
 
-    def narrate(self) -> None:
-        lines = self.session.drain_narration()
-        if not self.quiet:
-            for line in lines:
-                self.write(line)
+    def narrate(self, viewer="account's") -> None:
+        viewer = self.viewer if viewer == "account's" else viewer
+        for _kind, audience, segments in self.session.take_narration():
+            shown = observe.render(segments, viewer) if observe.told(audience, viewer) else None
+            if shown is not None and not self.quiet:
+                self.write(shown)
+            for seat, lines in self.kept.items():
+                if observe.told(audience, seat) and observe.render(segments, seat) != shown:
+                    lines.append(observe.render(segments, seat))
+
+    def told_only_to(self, seat) -> list[str]:
+        """The lines kept for `seat` since its last turn (see keep_for), now shown to it."""
+        lines = self.kept.get(seat, [])
+        self.kept[seat] = []
+        return lines
 
     def decision(self, who: int, label: str) -> None:
+        """A decision in full, before it is taken (the omniscient account of a replay)."""
         self.narrate()
         if not self.quiet:
             self.write(f"  {self.session.state.names[who]}: {label}")
+
+    def decided(self, viewer="account's") -> None:
+        """The decision just taken (the session's last), as the viewer is told it."""
+        d = self.session.history[-1]
+        if not self.quiet:
+            shown = self.session.told(d, self.viewer if viewer == "account's" else viewer)
+            self.write(f"  {self.session.state.names[d.player]}: {shown}")
 
 
 def header(session, agents_text: str | None = None, extra: str = "", seed_shown: bool = True) -> list[str]:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import sys
 
 from ..diagnostics import UserError
-from ..engine import records, views
+from ..engine import machine, observe, records, views
+from ..runtime.helpers import seal
 from ..text import few
 from ..validate import transcripts
 from . import common, show
@@ -52,7 +53,7 @@ def cmd_step(args, data: dict) -> int:
         if info is not None:
             print(f"this transcript records a failure: {transcripts.describe(info)}")
         account = show.Account(session)
-        account.narrate()
+        account.narrate(viewer_for(session))
 
     def table(session, title):
         viewer = viewer_for(session)
@@ -77,9 +78,12 @@ def cmd_step(args, data: dict) -> int:
             raise _Stop()
 
     def before(session, index, option_id):
-        account.narrate()
+        account.narrate(viewer_for(session))
         table(session, f"decision {index} of {total}")
-        print(f"  → {session.state.names[session.to_move]}: {session.label(option_id)}")
+        viewer, who = viewer_for(session), session.to_move
+        label = session.label(option_id) if viewer is None or viewer == who else \
+            observe.render(seal(session.state, machine.shown_label(session.state, option_id)), viewer)
+        print(f"  → {session.state.names[who]}: {label}")
         pause()
 
     try:
@@ -87,7 +91,7 @@ def cmd_step(args, data: dict) -> int:
     except _Stop:
         print("stopped.")
         return 0
-    account.narrate()
+    account.narrate(viewer_for(session))
     done = len(session.history)
     if info is not None:
         d = info.get("decision")

@@ -89,6 +89,7 @@ class ChoiceInfo:
     var_index: int             # frame index that receives the chosen value
     label: object              # function (state, frame) -> text, with the value bound
     pass_label: object         # function (state, frame) -> text
+    shown: object              # function (state, frame) -> the label as segments, for the other seats
     body_pc: int = 0           # the block its rule resumes at once an option is taken
     else_pc: int = 0           # ... once the pass option is taken
 

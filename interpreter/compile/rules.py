@@ -21,6 +21,8 @@ from ..check import ir
 from ..check import types as T
 from .codegen import TICK
 from .program import ChoiceInfo
+from ..runtime.helpers import rt_seg_card
+from .expressions import hidden_as
 from .statements import StatementGen, reads
 
 
@@ -291,8 +293,9 @@ class RuleGen(StatementGen):
         else:
             def pass_label(m, fr):
                 return "pass"
+        shown_label = self.shown(s, load, elem, fmt)
         info = ChoiceInfo(len(self.choices), self.rule.key.split("@")[0], s.span, s.may, self.action_count, size, position,
-                          value_at, self.at[s.slot], label, pass_label)
+                          value_at, self.at[s.slot], label, pass_label, shown_label)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)
         skip, end = _Label(), _Label()
@@ -339,6 +342,19 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def shown(self, s, load, elem, fmt):
+        """The label as segments (runtime.helpers), for the seats that do not choose: a card they may
+        not see is shown as what it is. Returns (state, frame) -> segments."""
+        if s.label is not None:
+            name = self.ns.fresh("S")
+            return self.ns.define(name, f"def {name}(m, fr):", load + [(1, f"return {self.x.segments(s.label)}", s.span)],
+                                  self.rule.label, s.span)
+        k = self.at[s.slot]
+        if T.is_card(elem) and elem is not T.ANY:
+            hidden = hidden_as(elem)
+            return lambda m, fr: ("choose ", rt_seg_card(m, fr[k], hidden))
+        return lambda m, fr: (f"choose {fmt(m, fr[k])}",)
 
     def ids_src(self, elem, domain, info) -> str:
         """Source of the option ids of the options `_xs` (offset + position in the universe)."""

@@ -208,6 +208,22 @@ def label(m: State, action_id: int) -> str:
         raise RulesRuntimeError(f"the label of an option: {e}", info.span, [(info.rule, str(info.span))]) from None
 
 
+def shown_label(m: State, action_id: int) -> tuple:
+    """The label of an option as segments (engine.observe), for seats other than the chooser's."""
+    info = m.program.choices[m.pending[0]]
+    if m.program.anytimes.get(action_id) is not None or (info.may and action_id == info.offset + info.size):
+        return (label(m, action_id),)
+    fr = m.stack[-1]
+    saved = fr[info.var_index]
+    fr[info.var_index] = info.value_at(action_id - info.offset)
+    try:
+        return info.shown(m, fr)
+    except RuleFailure as e:
+        raise RulesRuntimeError(f"the label of an option: {e}", info.span, [(info.rule, str(info.span))]) from None
+    finally:
+        fr[info.var_index] = saved
+
+
 def decide(m: State, action_id: int) -> None:
     """Take a legal option and run to the next decision; an illegal id changes nothing."""
     pending = m.pending
@@ -257,4 +273,4 @@ def check_invariants(m: State) -> list[str]:
 
 
 __all__ = ["new_game", "run", "decide", "legal_ids", "legal_options", "label", "chooser", "IllegalDecision",
-           "Option", "check_invariants", "option_labelled"]
+           "Option", "check_invariants", "option_labelled", "shown_label"]

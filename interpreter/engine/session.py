@@ -9,6 +9,7 @@ import attrs
 
 from ..diagnostics import UserError
 from ..runtime.errors import RulesRuntimeError
+from ..runtime.helpers import seal
 from . import machine, observe
 from .machine import IllegalDecision
 
@@ -18,6 +19,7 @@ class Decision:
     id: int
     label: str
     player: int
+    shown: tuple = ()        # the label as the other seats are shown it (engine.observe), sealed once taken
 
 
 @attrs.define(eq=False)
@@ -98,6 +100,7 @@ class Session:
                                     "(`limit decisions`)")
         who = machine.chooser(m)
         text = machine.label(m, option_id)
+        shown = machine.shown_label(m, option_id)
         before = m.copy(keep_logs=True)
         mark, drawn = len(self.narration), len(self.chance)
         try:
@@ -108,7 +111,14 @@ class Session:
             del self.chance[drawn:]
             self.state = before
             raise
-        self.history.append(Decision(option_id, text, who))
+        # sealed after the decision: a card played face up is seen by all, one given away stays hidden
+        self.history.append(Decision(option_id, text, who, seal(self.state, shown)))
+
+    def told(self, decision: Decision, viewer) -> str:
+        """A decision as `viewer` is told it: in full to its chooser (and to everything), else redacted."""
+        if viewer is None or viewer == decision.player:
+            return decision.label
+        return observe.render(decision.shown, viewer)
 
     def take_label(self, text: str) -> None:
         """Take the legal option with this exact label (scenarios and tests speak in labels)."""
@@ -116,7 +126,11 @@ class Session:
 
     def drain_narration(self, viewer=None) -> list[str]:
         """The narration since the last drain, as `viewer` is told it (engine.observe: None is everything)."""
-        out = observe.narration(self.narration, viewer)
+        return observe.narration(self.take_narration(), viewer)
+
+    def take_narration(self) -> list:
+        """The narration since the last drain, as kept (engine.observe renders it for a seat)."""
+        out = list(self.narration)
         self.narration.clear()
         return out
 

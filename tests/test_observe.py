@@ -1,0 +1,98 @@
+"""What each seat is told (issue 9): narration and others' decisions reach a seat with every card it
+may not see replaced by what it is, `say to` tells one player or team, and the CLI shows a player
+at the table only that."""
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.cli.main import main
+from rulecraft.engine import observe
+from rulecraft.engine.session import Session
+from rulecraft.loader import load_file
+
+GIFT = '''game "Gift"
+players 3
+card Gem(n: 1..3) named "gem {n}"
+cards gems = [Gem(n) for n in 1..3]
+zone hand of Gem per player, seen by owner
+zone table of Gem
+rule setup:
+    move gems to player(1).hand
+rule play:
+    player(1) chooses g in player(1).hand as "give {g} to {player(2)}":
+        move g to player(2).hand
+        say "{player(2)} now holds {g}."
+    say to player(3) "only you are told this"
+    player(1) chooses g in player(1).hand as "show {g}":
+        move g to table
+        say "{player(1)} shows {g}."
+    player(2) chooses g in player(2).hand as "keep {g}":
+        pass
+'''
+
+
+@pytest.fixture
+def gift(rules_file):
+    return Session.start(load_file(rules_file(GIFT)), "gift", 3, seed=1)
+
+
+def test_a_decision_is_told_with_what_each_seat_may_see(gift):
+    gift.take_label("give gem 2 to Player 2")
+    d = gift.history[-1]
+    assert gift.told(d, None) == "give gem 2 to Player 2"          # everything
+    assert gift.told(d, 0) == "give gem 2 to Player 2"             # the one who chose
+    assert gift.told(d, 1) == "give gem 2 to Player 2"             # the one who now holds it sees it
+    assert gift.told(d, 2) == "give a Gem to Player 2"             # the third player does not
+    assert gift.told(d, observe.PUBLIC) == "give a Gem to Player 2"
+
+
+def test_a_card_put_face_up_is_told_to_everyone(gift):
+    gift.take_label("give gem 2 to Player 2")
+    gift.take_label("show gem 1")
+    d = gift.history[-1]
+    assert gift.told(d, 2) == "show gem 1" and gift.told(d, observe.PUBLIC) == "show gem 1"
+
+
+def test_narration_hides_cards_and_keeps_its_audience(gift):
+    gift.take_label("give gem 2 to Player 2")
+    entries = gift.take_narration()
+    assert observe.narration(entries, None) == ["Player 2 now holds gem 2.", "only you are told this"]
+    assert observe.narration(entries, 1) == ["Player 2 now holds gem 2."]
+    assert observe.narration(entries, 2) == ["Player 2 now holds a Gem.", "only you are told this"]
+    assert observe.narration(entries, observe.PUBLIC) == ["Player 2 now holds a Gem."]
+
+
+def test_say_to_a_team(rules_file):
+    program = load_file(rules_file('game "Teams"\nplayers 4\nteams Red, Blue\nrule play:\n'
+                                   '    say to Blue "blue only"\n    say to player(1).team "red only"\n'))
+    s = Session.start(program, "teams", 4)
+    entries = s.take_narration()
+    assert [observe.narration(entries, seat) for seat in range(4)] == [["red only"], ["blue only"]] * 2
+
+
+def test_say_to_something_else_is_a_diagnostic(rules_file):
+    from rulecraft.diagnostics import RulesError
+    with pytest.raises(RulesError, match="tells a player or a team, not an Int"):
+        load_file(rules_file('game "X"\nplayers 2\nrule play:\n    say to 3 "hi"\n'))
+
+
+def test_play_shows_a_seat_only_what_it_may_know(rules_file, capsys, monkeypatch):
+    """At the table as Player 3: Player 1's gift to Player 2 is 'a Gem', what is said to Player 3 is shown."""
+    answers = iter(["1"] * 10)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    path = rules_file(GIFT)
+    assert main(["play", str(path), "--seat", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "  Player 1: give a Gem to Player 2" in out and "now holds a Gem." in out
+    assert "only you are told this" in out
+    for gem in ("gem 2", "gem 3"):
+        assert f"give {gem}" not in out and f"holds {gem}" not in out
+
+
+def test_a_hot_seat_screen_shows_what_all_may_see_and_keeps_the_rest_for_its_owner(rules_file, capsys, monkeypatch):
+    answers = iter(["1"] * 10)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", str(rules_file(GIFT)), "--seat", "all", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "  Player 1: give a Gem to Player 2" in out          # the shared screen
+    assert "(to you) Player 2 now holds gem " in out            # at Player 2's turn, for Player 2
