@@ -96,3 +96,78 @@ def test_a_hot_seat_screen_shows_what_all_may_see_and_keeps_the_rest_for_its_own
     out = capsys.readouterr().out
     assert "  Player 1: give a Gem to Player 2" in out          # the shared screen
     assert "(to you) Player 2 now holds gem " in out            # at Player 2's turn, for Player 2
+
+
+BIDS = '''game "Secret bids"
+players 3
+var bid: Int per player, seen by owner = 0
+var target: Int, seen by nobody = 0
+var round: Int = 1
+sheet p:
+    "{p} bids {p.bid}"
+rule play:
+    target = random(1..9)
+    for p in players:
+        p chooses k in 1..5 as "bid {k}":
+            p.bid = k
+            say "{p} bids {p.bid}; the target is {target}."
+score p = if p.bid <= target then p.bid else 0
+'''
+
+
+@pytest.fixture
+def bids(rules_file):
+    s = Session.start(load_file(rules_file(BIDS)), "bids", 3, seed=2)
+    for label in ("bid 2", "bid 4"):
+        s.take_label(label)
+    return s
+
+
+def test_a_private_value_is_shown_only_to_who_may_see_it(bids):
+    from rulecraft.engine import views
+    mine = views.view(bids.state, 0)["sheet"]["players"]
+    assert mine == {"Player 1": ["Player 1 bids 2"], "Player 2": ["Player 2 bids (hidden)"],
+                    "Player 3": ["Player 3 bids (hidden)"]}
+    assert views.view(bids.state, None)["sheet"]["players"]["Player 2"] == ["Player 2 bids 4"]
+
+
+def test_a_view_without_a_sheet_hides_private_values(rules_file):
+    from rulecraft.engine import views
+    s = Session.start(load_file(rules_file(BIDS.replace('sheet p:\n    "{p} bids {p.bid}"\n', ""))), "b", 3, seed=2)
+    s.take_label("bid 3")
+    v = views.view(s.state, 1)["vars"]
+    assert v["bid"] == {"Player 1": "hidden", "Player 2": "0", "Player 3": "hidden"}
+    assert v["target"] == "hidden" and v["round"] == "1"
+    assert views.view(s.state, None)["vars"]["bid"]["Player 1"] == "3"
+
+
+def test_narration_of_a_private_value_is_redacted(bids):
+    entries = bids.take_narration()
+    lines = [observe.narration(entries, seat) for seat in (None, 0, 1)]
+    everything, first, second = lines
+    assert everything[0].startswith("Player 1 bids 2; the target is ") and "(hidden)" not in everything[0]
+    assert first[0] == "Player 1 bids 2; the target is (hidden)."
+    assert second[0] == "Player 1 bids (hidden); the target is (hidden)."
+
+
+def test_a_private_value_needs_someone_to_own_it(rules_file):
+    from rulecraft.diagnostics import RulesError
+    with pytest.raises(RulesError, match="a shared variable has no owner to see it"):
+        load_file(rules_file('game "X"\nplayers 2\nvar x: Int, seen by owner = 0\nrule play:\n    pass\n'))
+
+
+@pytest.mark.parametrize("with_sheet", [True, False], ids=["sheet", "variables"])
+def test_rulecraft_test_checks_that_private_values_stay_hidden(rules_file, capsys, with_sheet):
+    text = BIDS if with_sheet else BIDS.replace('sheet p:\n    "{p} bids {p.bid}"\n', "")
+    assert main(["test", str(rules_file(text)), "--explore", "5"]) == 0, capsys.readouterr().out
+
+
+def test_the_property_finds_a_view_that_shows_a_private_value(rules_file, monkeypatch):
+    """The check reads what is hidden from the declarations, not from the view it tests."""
+    from rulecraft.engine import machine, views
+    from rulecraft.validate import properties
+    program = load_file(rules_file(BIDS.replace('sheet p:\n    "{p} bids {p.bid}"\n', "")))
+    m = machine.new_game(program, 3, None, 1)
+    monkeypatch.setattr(views, "sees_value", lambda m, var, owner, viewer: True)     # a view that leaks
+    with pytest.raises(properties.PropertyFailure, match="views hide what is hidden"):
+        properties.check_view_hides(m, 0, 0, lambda n: list(range(n)))

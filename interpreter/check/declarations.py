@@ -81,8 +81,14 @@ class Declarations(CheckerBase):
                 if d.index is not None:
                     key = self.table_key(d.index)
                     typ = T.TableT(key, typ) if key is not None else T.ANY
+                seen = d.seen or "all"
+                if seen in ("owner", "team") and d.owner is None:
+                    self.error(d.span, f"a shared variable has no {'owner' if d.seen == 'owner' else 'team'} to see it",
+                               "use `per player` or `per team`, or `seen by nobody`")
+                if seen == "team" and not self.teams:
+                    self.error(d.span, "this game has no teams", "declare them with `teams A, B`")
                 if self.claim(d.name, d):
-                    sym = VarSym(d, typ, d.owner, self.new_var_slot())
+                    sym = VarSym(d, typ, d.owner, self.new_var_slot(), seen)
                     self.globals[d.name] = sym
                     self.vars.append(sym)
             elif isinstance(d, ast.CardsDecl):

@@ -414,6 +414,7 @@ class VarDecl:
     owner: str | None
     slot: int
     init: object
+    seen: str = "all"       # who sees its value: all, owner, team, nobody
 
 
 @_node

@@ -31,7 +31,8 @@ class Lowerer:
                                       tuple(o.decl.domain.values) if o.kind == "choice" else tuple(o.values),
                                       o.default, o.decl.doc, o.slot) for o in c.options)
         variables = tuple(ir.VarDecl(v.decl.name, v.decl.span, v.type, v.owner, v.slot,
-                                     self.expr(v.decl.init) if v.decl.init is not None else None) for v in c.vars)
+                                     self.expr(v.decl.init) if v.decl.init is not None else None, v.seen)
+                          for v in c.vars)
         defs = {name: self.define(sym) for name, sym in c.defs.items()}
         rules = {}
         for name, sym in c.rules.items():

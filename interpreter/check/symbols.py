@@ -58,6 +58,7 @@ class VarSym:
     type: object
     owner: str | None
     slot: int = -1
+    seen: str = "all"        # who sees its value (like a zone's `seen by`)
 
 
 @attrs.define(eq=False)

@@ -45,7 +45,8 @@ class Compiler:
                 size = layout.key_count(vtype.key)
                 vtype = vtype.value
             init = self.fn("m", v.init, f"var {v.name}") if v.init is not None else None
-            var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size))
+            var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size,
+                                     v.seen))
         codes, choices, action_count, anytimes = self.rules()
         return Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,
@@ -59,9 +60,13 @@ class Compiler:
             tiebreak=self.fn("m, v0", prog.tiebreak, "tiebreak") if prog.tiebreak is not None else None,
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
             scenarios=[self.scenario(sc) for sc in prog.scenarios], limit=prog.limit, anytimes=anytimes,
-            table_sheet=[self.fn("m", line, "sheet") for line in prog.sheet_table],
-            player_sheet=[self.fn("m, v0", line, "sheet") for line in prog.sheet_player],
+            table_sheet=[self.shown("m", line) for line in prog.sheet_table],
+            player_sheet=[self.shown("m, v0", line) for line in prog.sheet_player],
             lines=self.ns.lines)
+
+    def shown(self, params: str, text: ir.Text):
+        """A sheet's line as segments (engine.observe renders it for each seat)."""
+        return self.ns.function(params, self.x.segments(text), "sheet", text.span)
 
     def make_cards(self):
         """Evaluate the `cards` declarations once; then the field tables and each card's display name."""

@@ -176,6 +176,10 @@ class ExprGen:
         for part in e.parts:
             if isinstance(part, str):
                 pieces.append(self.const(part))
+            elif self.private_reads(part):
+                text = f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})"
+                mask = " & ".join(self.private_reads(part))
+                pieces.append(f'("private", {text}, {mask}, "(hidden)")')
             elif T.is_card(part.type) and part.type is not T.ANY:
                 pieces.append(f"rt_seg_card(m, {self.src(part)}, {self.const(hidden_as(part.type))})")
             elif isinstance(part.type, (T.ListT, T.ZoneT)) and T.is_card(part.type.elem) and part.type.elem is not T.ANY:
@@ -183,6 +187,17 @@ class ExprGen:
             else:
                 pieces.append(f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})")
         return "(" + "".join(p + ", " for p in pieces) + ")"
+
+    def private_reads(self, e) -> list[str]:
+        """Sources of the masks of the seats that see each variable `e` reads whose value not all see."""
+        seen = {v.slot: v for v in self.prog.vars if v.seen != "all"}
+        out = []
+        for n in ir.walk(e):
+            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen:
+                v = seen[n.slot]
+                owner = self.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"
+                out.append(f"rt_value_seen(m, {v.seen!r}, {owner}, {v.owner == 'team'})")
+        return out
 
     def ex_CardNamed(self, e):
         ids = [i for i in self.layout.cards_by_type.get(e.card_type, ()) if self.layout.card_names[i] == e.wanted] \

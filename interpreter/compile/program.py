@@ -72,6 +72,7 @@ class VarInfo:
     default: object
     format: object             # value -> text, for views
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
+    seen: str = "all"          # who sees its value: all, owner, team, nobody
 
 
 @attrs.define(eq=False)
@@ -163,8 +164,8 @@ class Program:
     scenarios: list = attrs.Factory(list)   # Scenario, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
     anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
-    table_sheet: list = attrs.Factory(list)  # functions (state) -> line, from `sheet:`
-    player_sheet: list = attrs.Factory(list)  # functions (state, player) -> line, from `sheet p:`
+    table_sheet: list = attrs.Factory(list)  # functions (state) -> a line as segments, from `sheet:`
+    player_sheet: list = attrs.Factory(list)  # functions (state, player) -> segments, from `sheet p:`
     lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
     entry: str = ""
     digest: str = ""

@@ -6,12 +6,18 @@ change when cards hidden from them are reshuffled. No game decides this; the
 """
 from __future__ import annotations
 
-from . import machine
+from ..runtime.helpers import rt_value_seen, seal
+from . import machine, observe
 
 
 def can_see(m, instance: int, viewer) -> bool:
     """May `viewer` (a seat, or None for everything) see the cards of this zone instance?"""
     return viewer is None or bool(m.program.seen_masks[m.n][instance] >> viewer & 1)
+
+
+def sees_value(m, var, owner, viewer) -> bool:
+    """May `viewer` see the value of `var` kept for `owner` (a seat, a team, or None for a shared one)?"""
+    return viewer is None or bool(rt_value_seen(m, var.seen, owner, var.owner == "team") >> viewer & 1)
 
 
 def view(m, viewer=None) -> dict:
@@ -40,18 +46,22 @@ def view(m, viewer=None) -> dict:
     variables = {}
     for v in p.vars:
         value = m.vars[v.slot]
+
+        def shown(x, owner, v=v):
+            return v.format(m, x) if sees_value(m, v, owner, viewer) else "hidden"
         if v.owner == "player":
-            variables[v.name] = {m.names[i]: v.format(m, value[i]) for i in range(m.n)}
+            variables[v.name] = {m.names[i]: shown(value[i], i) for i in range(m.n)}
         elif v.owner == "team":
-            variables[v.name] = {p.teams[i]: v.format(m, value[i]) for i in range(len(p.teams))}
+            variables[v.name] = {p.teams[i]: shown(value[i], i) for i in range(len(p.teams))}
         else:
-            variables[v.name] = v.format(m, value)
+            variables[v.name] = shown(value, None)
     out = {"zones": zones, "vars": variables}
     if p.table_sheet or p.player_sheet:
         # the game says how it is shown: its sheets stand in for the raw variables
         out["vars"] = {}
-        out["sheet"] = {"table": [line(m) for line in p.table_sheet],
-                        "players": {m.names[i]: [line(m, i) for line in p.player_sheet] for i in range(m.n)}}
+        out["sheet"] = {"table": [observe.render(seal(m, line(m)), viewer) for line in p.table_sheet],
+                        "players": {m.names[i]: [observe.render(seal(m, line(m, i)), viewer) for line in p.player_sheet]
+                                    for i in range(m.n)}}
     if m.result is not None:
         scores, _ties, winners = m.result
         out["scores"] = {m.names[i]: scores[i] for i in range(m.n)}

@@ -294,6 +294,9 @@ def seal(m, segments) -> tuple:
             place = m.where[s[2]]
             mask = masks[place] if place >= 0 else everyone       # out of play: nothing secret about it
             out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
+        elif len(s) == 4 and s[0] == "private":                  # a value read from a variable not all see
+            mask = s[2] & everyone
+            out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
         else:
             stack.extend(reversed(s))
     return tuple(out)
@@ -302,6 +305,18 @@ def seal(m, segments) -> tuple:
 def rt_said(m, audience, segments):
     """`say`: the narration, sealed now, for `audience` (a mask of seats, or None for everyone)."""
     m.sink.append(("say", audience, seal(m, segments)))
+
+
+def rt_value_seen(m, seen: str, owner, team_owned: bool) -> int:
+    """The seats that see the value of a variable (`var … seen by …`), owned by `owner` (a seat or a team)."""
+    if seen == "all":
+        return (1 << m.n) - 1
+    if seen == "nobody" or owner is None:
+        return 0
+    if seen == "owner":
+        return 1 << owner if not team_owned else rt_told(m, owner, True)
+    teams = max(1, len(m.program.teams))
+    return rt_told(m, owner if team_owned else owner % teams, True)
 
 
 def rt_told(m, who, team: bool):

@@ -427,6 +427,7 @@ class VarDecl:
     owner: str | None
     init: object
     index: object = None       # the type after `by`: an enum or a range
+    seen: str | None = None    # who sees its value: owner, team, nobody; None: everyone
 
 
 @node

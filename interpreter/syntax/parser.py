@@ -176,8 +176,8 @@ class _ToAst(Transformer):
         return ast.ZoneDecl(self.span(meta), ov, str(name), typ, owner, seen or "all")
 
     def var_decl(self, meta, c):
-        ov, name, typ, owner, index, _eq, init = c
-        return ast.VarDecl(self.span(meta), ov, str(name), typ, owner, init, index)
+        ov, name, typ, owner, index, seen, _eq, init = c
+        return ast.VarDecl(self.span(meta), ov, str(name), typ, owner, init, index, seen)
 
     def by(self, meta, c):
         return c[0]

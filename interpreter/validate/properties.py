@@ -79,7 +79,8 @@ def check_refusal(m, step, bad_id):
 
 
 def check_view_hides(m, step, viewer, permute):
-    """A player's view is unchanged when the cards hidden from them are shuffled among hidden places."""
+    """A player's view is unchanged when what is hidden from them changes: the cards hidden from them
+    shuffled among hidden places, and the values of variables they may not see changed."""
     p = m.program
     hidden_slots = []
     for zone in p.zones:
@@ -88,10 +89,23 @@ def check_view_hides(m, step, viewer, permute):
             inst = zone.base + (k or 0)
             if not views.can_see(m, inst, viewer):
                 hidden_slots.extend((inst, i) for i in range(len(m.zones[inst])))
-    if len(hidden_slots) < 2:
+    secrets = _hidden_values(m, viewer)
+    if len(hidden_slots) < 2 and not secrets:
         return
     before = views.view(m, viewer)
     other = m.copy()
+    if len(hidden_slots) >= 2:
+        _permute_hidden_cards(p, other, hidden_slots, permute)
+    for change in secrets:
+        change(other)
+    after = views.view(other, viewer)
+    if before != after:
+        raise PropertyFailure("views hide what is hidden",
+                              f"player {viewer + 1}'s view changed when what is hidden from them (cards, or values "
+                              "they may not see) changed", step)
+
+
+def _permute_hidden_cards(p, other, hidden_slots, permute):
     cards = [other.zones[z][i] for z, i in hidden_slots]
     types = [p.card_types[c] for c in cards]
     order = permute(len(cards))
@@ -110,10 +124,44 @@ def check_view_hides(m, step, viewer, permute):
     for (z, i), c in zip(hidden_slots, moved):
         other.zones[z][i] = c
         other.where[c] = z
-    after = views.view(other, viewer)
-    if before != after:
-        raise PropertyFailure("views hide what is hidden",
-                              f"player {viewer + 1}'s view changed when cards hidden from them were reshuffled", step)
+
+
+def _declared_hidden(m, v, owner, viewer) -> bool:
+    """Is the value of `v` kept for `owner` hidden from `viewer`, read from its declaration alone
+    (not from the view, which is what is being tested)?"""
+    if v.seen == "nobody":
+        return True
+    teams = max(1, len(m.program.teams))
+    if v.seen == "owner":
+        return owner != (viewer if v.owner == "player" else viewer % teams)
+    if v.seen == "team":
+        team = owner if v.owner == "team" else owner % teams
+        return team != viewer % teams
+    return False
+
+
+def _hidden_values(m, viewer) -> list:
+    """Changes to the values of numbers and flags `viewer` may not see, each a function of a state copy."""
+    out = []
+    for v in m.program.vars:
+        if v.seen == "all" or v.table_size:
+            continue
+        owners = range(m.n) if v.owner == "player" else (range(len(m.program.teams)) if v.owner == "team" else [None])
+        for k in owners:
+            if not _declared_hidden(m, v, k, viewer):
+                continue
+            value = m.vars[v.slot][k] if k is not None else m.vars[v.slot]
+            if type(value) not in (int, bool):
+                continue
+
+            def change(state, v=v, k=k, value=value):
+                new = (not value) if type(value) is bool else value + 1
+                if k is None:
+                    state.vars[v.slot] = new
+                else:
+                    state.vars[v.slot][k] = new
+            out.append(change)
+    return out
 
 
 def check_save_load(m, step):
