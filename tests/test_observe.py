@@ -171,3 +171,48 @@ def test_the_property_finds_a_view_that_shows_a_private_value(rules_file, monkey
     monkeypatch.setattr(views, "sees_value", lambda m, var, owner, viewer: True)     # a view that leaks
     with pytest.raises(properties.PropertyFailure, match="views hide what is hidden"):
         properties.check_view_hides(m, 0, 0, lambda n: list(range(n)))
+
+
+WINDOW = '''game "Window"
+players 2
+option reactive: Bool = false
+enum Kind: Plain, React
+card Chit(kind: Kind)
+cards chits = [Chit(Plain), Chit(React)]
+zone hand of Chit per player, seen by owner
+zone box of Chit, seen by nobody
+rule setup:
+    move chits to box
+    if reactive:
+        move Chit("Chit React") to player(2).hand
+    else:
+        move Chit("Chit Plain") to player(2).hand
+rule play:
+    player(1) chooses k in 1..2 as "act {k}":
+        say "{player(1)} acts."
+    player(2) may choose c in player(2).hand where c.kind == React as "react with {c}" or "let it pass":
+        say "{player(2)} reacts."
+    player(1) chooses k in 1..2 as "act again {k}":
+        pass
+'''
+
+
+def what_the_first_player_is_told(program, reactive: bool) -> list[str]:
+    s = Session.start(program, "window", 2, options={"reactive": reactive})
+    from rulecraft.cli import show
+    lines: list = []
+    account = show.Account(s, write=lines.append, viewer=0)
+    for label in ["act 1"] + (["let it pass"] if reactive else []) + ["act again 1"]:
+        account.narrate()
+        s.take_label(label)
+        account.decided()
+    account.narrate()
+    return lines
+
+
+def test_whether_a_player_could_act_is_not_revealed(rules_file):
+    """Player 2 passes unasked when nothing but the pass is left; Player 1 is told the same either way."""
+    program = load_file(rules_file(WINDOW))
+    unable = what_the_first_player_is_told(program, reactive=False)
+    able = what_the_first_player_is_told(program, reactive=True)
+    assert unable == able == ["  Player 1: act 1", "Player 1 acts.", "  Player 2: let it pass", "  Player 1: act again 1"]

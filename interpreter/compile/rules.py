@@ -329,6 +329,14 @@ class RuleGen(StatementGen):
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
         self.line(f"m.pending = ({info.index}, _who, _xs, _ids)", s.span, 1)
         self.waiting(ask, s.span, 1, also=(s,))
+        if s.may and self.reads_hidden((s.domain, s.where)):
+            # Nothing to choose but the pass, from options some seat may not see: the player passes
+            # unasked, and everyone is told so exactly as if they had chosen it — whether she could
+            # have acted is not revealed (nor is a decision added to the game).
+            name = self.ns.const(self.layout.formatter(T.PLAYER))
+            said = x.segments(s.pass_label) if s.pass_label is not None else '("pass",)'
+            self.line(f'if m.sink is not None: rt_said(m, None, ("  ", {name}(m, {x.src(s.chooser)}), ": ") + {said})',
+                      s.span)
         self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
         self.flat_block(s.body, (s.slot,))
@@ -342,6 +350,23 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def reads_hidden(self, nodes) -> bool:
+        """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
+        whose value not all see — directly or through the defs they call?"""
+        hidden_zones = {z.name for z in self.prog.zones if z.seen != "all"}
+        secret_slots = {v.slot for v in self.prog.vars if v.seen != "all"}
+        todo, seen_defs = [nodes], set()
+        while todo:
+            for n in ir.walk(todo.pop()):
+                if isinstance(n, ir.Zone) and n.zone in hidden_zones:
+                    return True
+                if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in secret_slots:
+                    return True
+                if isinstance(n, ir.DefCall) and n.name not in seen_defs:
+                    seen_defs.add(n.name)
+                    todo.append(self.prog.defs[n.name].body)
+        return False
 
     def shown(self, s, load, elem, fmt):
         """The label as segments (runtime.helpers), for the seats that do not choose: a card they may
