@@ -216,3 +216,31 @@ def test_whether_a_player_could_act_is_not_revealed(rules_file):
     unable = what_the_first_player_is_told(program, reactive=False)
     able = what_the_first_player_is_told(program, reactive=True)
     assert unable == able == ["  Player 1: act 1", "Player 1 acts.", "  Player 2: let it pass", "  Player 1: act again 1"]
+
+
+def test_a_secret_choice_is_told_to_the_others_only_as_a_choice_made(capsys, monkeypatch):
+    """Rock, paper, scissors at the table as Player 2: Player 1's throw is not shown before Player 2 throws,
+    neither in the decision's line nor in the view; then both are revealed together."""
+    from pathlib import Path
+
+    from rulecraft.engine import views
+    program = load_file(Path(__file__).resolve().parent.parent / "examples" / "rock-paper-scissors.rules")
+    s = Session.start(program, "rps", 2, options={"rounds": 1})
+    s.take_label("throw Paper")
+    d = s.history[-1]
+    assert s.told(d, 0) == "throw Paper" and s.told(d, 1) == "a secret choice" and s.told(d, None) == "throw Paper"
+    assert views.view(s.state, 1)["vars"]["thrown"]["Player 1"] == "hidden"
+    assert views.view(s.state, 0)["vars"]["thrown"]["Player 1"] == "Paper"
+    s.take_label("throw Rock")
+    assert s.drain_narration(1)[0] == "Player 1 shows Paper; Player 2 shows Rock."
+
+
+def test_playing_a_secret_choice_shows_nothing_before_the_reveal(capsys, monkeypatch):
+    answers = iter(["2"] * 5)                                  # Player 2 throws Paper
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", "examples/rock-paper-scissors.rules", "--seat", "2", "--seed", "3", "--set", "rounds=1",
+                 "--agents", "first,human"]) == 0
+    out = capsys.readouterr().out
+    before, _, after = out.partition("=== your decision")
+    assert "  Player 1: a secret choice" in before and "throw Rock" not in before
+    assert "Player 1 shows Rock; Player 2 shows Paper." in after

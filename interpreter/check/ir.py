@@ -379,6 +379,7 @@ class Choose:
     pass_label: object
     body: tuple
     otherwise: tuple | None
+    secret: bool = False    # `secretly`: the other seats are told only that a choice was made
 
 
 # ------------------------------------------------------------------ declarations

@@ -161,7 +161,7 @@ class Lowerer:
                          self.expr(s.where) if s.where is not None else None,
                          self.expr(s.label) if s.label is not None else None,
                          self.expr(s.pass_label) if s.pass_label is not None else None,
-                         self.block(s.body), self.block(s.otherwise) if s.otherwise is not None else None)
+                         self.block(s.body), self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret))
 
     # ----------------------------------------------------------- expressions
     def expr(self, e):

@@ -91,6 +91,7 @@ class ChoiceInfo:
     label: object              # function (state, frame) -> text, with the value bound
     pass_label: object         # function (state, frame) -> text
     shown: object              # function (state, frame) -> the label as segments, for the other seats
+    secret: bool = False       # `secretly`: even the pass is told to the others only as a choice made
     body_pc: int = 0           # the block its rule resumes at once an option is taken
     else_pc: int = 0           # ... once the pass option is taken
 

@@ -26,6 +26,9 @@ from .expressions import hidden_as
 from .statements import StatementGen, reads
 
 
+SECRET = "a secret choice"      # what the other seats are told of a `secretly` choice
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -295,7 +298,7 @@ class RuleGen(StatementGen):
                 return "pass"
         shown_label = self.shown(s, load, elem, fmt)
         info = ChoiceInfo(len(self.choices), self.rule.key.split("@")[0], s.span, s.may, self.action_count, size, position,
-                          value_at, self.at[s.slot], label, pass_label, shown_label)
+                          value_at, self.at[s.slot], label, pass_label, shown_label, s.secret)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)
         skip, end = _Label(), _Label()
@@ -334,7 +337,7 @@ class RuleGen(StatementGen):
             # unasked, and everyone is told so exactly as if they had chosen it — whether she could
             # have acted is not revealed (nor is a decision added to the game).
             name = self.ns.const(self.layout.formatter(T.PLAYER))
-            said = x.segments(s.pass_label) if s.pass_label is not None else '("pass",)'
+            said = f"({SECRET!r},)" if s.secret else x.segments(s.pass_label) if s.pass_label is not None else '("pass",)'
             self.line(f'if m.sink is not None: rt_said(m, None, ("  ", {name}(m, {x.src(s.chooser)}), ": ") + {said})',
                       s.span)
         self.goto(skip, s.span)
@@ -371,6 +374,8 @@ class RuleGen(StatementGen):
     def shown(self, s, load, elem, fmt):
         """The label as segments (runtime.helpers), for the seats that do not choose: a card they may
         not see is shown as what it is. Returns (state, frame) -> segments."""
+        if s.secret:
+            return lambda m, fr: (SECRET,)
         if s.label is not None:
             name = self.ns.fresh("S")
             return self.ns.define(name, f"def {name}(m, fr):", load + [(1, f"return {self.x.segments(s.label)}", s.span)],

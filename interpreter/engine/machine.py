@@ -211,6 +211,8 @@ def label(m: State, action_id: int) -> str:
 def shown_label(m: State, action_id: int) -> tuple:
     """The label of an option as segments (engine.observe), for seats other than the chooser's."""
     info = m.program.choices[m.pending[0]]
+    if info.secret:
+        return info.shown(m, None)
     if m.program.anytimes.get(action_id) is not None or (info.may and action_id == info.offset + info.size):
         return (label(m, action_id),)
     fr = m.stack[-1]

@@ -294,6 +294,7 @@ class Choose:
     pass_label: Template | None
     body: tuple
     otherwise: tuple | None
+    secret: bool | None = None     # `p secretly chooses …`: the others are told only that p chose
 
 
 # ------------------------------------------------------------ declarations

@@ -356,7 +356,7 @@ class _ToAst(Transformer):
         return (self.template(c[0]), self.template(c[1]) if c[1] is not None else None)
 
     def choose_stmt(self, meta, c):
-        chooser, may, _kw, var, _in, domain, where, label, body, otherwise = c
+        chooser, may, secretly, _kw, var, _in, domain, where, label, body, otherwise = c
         label_t, pass_t = label if label else (None, None)
         if may is None and _kw == "choose":
             raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses`, or `may choose` for a choice that can be declined"))
@@ -367,7 +367,7 @@ class _ToAst(Transformer):
             raise _ParseFailure(Diagnostic(span, "only a choice with `may` can be declined",
                                            "write `may choose` to let the player decline"))
         return ast.Choose(self.span(meta), chooser, may is not None, str(var), domain, where, label_t, pass_t, body,
-                          otherwise[1] if otherwise else None)
+                          otherwise[1] if otherwise else None, True if secretly is not None else None)
 
     # ---- expressions
     def cond_expr(self, meta, c):
