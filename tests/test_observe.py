@@ -202,11 +202,10 @@ def what_the_first_player_is_told(program, reactive: bool) -> list[str]:
     from rulecraft.cli import show
     lines: list = []
     account = show.Account(s, write=lines.append, viewer=0)
+    account.flush()
     for label in ["act 1"] + (["let it pass"] if reactive else []) + ["act again 1"]:
-        account.narrate()
         s.take_label(label)
-        account.decided()
-    account.narrate()
+        account.flush()
     return lines
 
 
@@ -244,3 +243,20 @@ def test_playing_a_secret_choice_shows_nothing_before_the_reveal(capsys, monkeyp
     before, _, after = out.partition("=== your decision")
     assert "  Player 1: a secret choice" in before and "throw Rock" not in before
     assert "Player 1 shows Rock; Player 2 shows Paper." in after
+
+
+def test_an_observer_reads_a_seats_news_and_view(rules_file):
+    """engine.observe.Observer: the one model of what a seat knows, read as the game goes on."""
+    program = load_file(rules_file(GIFT.replace("rule setup:\n    move gems to player(1).hand\n",
+                                                "zone bag of Gem, seen by nobody\nrule setup:\n    move gems to bag\n"
+                                                "    shuffle bag\n    move bag to player(1).hand\n")))
+    s = Session.start(program, "gift", 3, seed=1)
+    third, everything = observe.Observer(s, 2), observe.Observer(s, None)
+    first = third.observe()
+    assert first["news"] == ["bag is shuffled"] and first["view"]["zones"]["hand"]["Player 1"] == {"hidden": 3}
+    assert everything.news()[0].startswith("bag is shuffled: gem ")
+    label = next(o.label for o in s.legal())
+    s.take_label(label)
+    news = third.observe()["news"]
+    assert news == ["Player 1: give a Gem to Player 2", "Player 2 now holds a Gem.", "only you are told this"]
+    assert third.news() == []                           # nothing new since it last looked

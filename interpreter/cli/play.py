@@ -111,9 +111,8 @@ class _Game:
                 who = s.to_move
                 agent = self.agents[who]
                 choice = self._ask(who) if agent is None else agent.choose(s)
-                self.account.narrate()
                 s.take(choice)
-                self.account.decided()
+                self.account.flush()
                 self._autosave()
         except Quit:
             self._left("")
@@ -125,7 +124,7 @@ class _Game:
         except RulesRuntimeError:
             self._autosave()
             raise
-        self.account.narrate()
+        self.account.flush()
         for line in show.result_lines(s):
             print(line)
         if self.args.log:
@@ -133,7 +132,7 @@ class _Game:
         return 0
 
     def _ask(self, who: int) -> int:
-        self.account.narrate()
+        self.account.flush()
         name = self.session.state.names[who]
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards

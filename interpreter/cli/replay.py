@@ -22,15 +22,15 @@ def cmd_replay(args) -> int:
         account = _begin(session, data, args.quiet)
 
     def before(session, index, option_id):
-        account.decision(session.to_move, session.label(option_id))
+        account.flush()
 
     session = records.restore(data, common.load_program, name=name, narrate=not args.quiet,
                               on_start=begin, on_decision=before)
-    account.narrate()
+    account.flush()
     failure = transcripts.recorded(data)
     if failure is not None:             # a game written by `rulecraft test`: show its failure again
         seen, sentence = transcripts.reproduce(session, failure)
-        account.narrate()
+        account.flush()
         print(f"{name}: {len(session.history)} decisions replayed, each legal; "
               + ("then " + sentence if seen else "but the recorded failure did not happen again: " + sentence))
         return 1
@@ -51,5 +51,6 @@ def _begin(session, data, quiet) -> show.Account:
         seats = show.seats_text(session, kinds) if kinds is not None else None
         for line in show.header(session, seats):
             print(line)
+    account.flush()
     return account
 

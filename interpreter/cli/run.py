@@ -17,17 +17,15 @@ def cmd_run(args) -> int:
     if not args.quiet:
         for line in show.header(session, show.seats_text(session, kinds)):
             print(line)
+    account.flush()
     try:
         while not session.over:
-            choice = agents[session.to_move].choose(session)
-            account.narrate()
-            session.take(choice)
-            account.decided()
+            session.take(agents[session.to_move].choose(session))
+            account.flush()
     except RulesRuntimeError:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again
             records.write(args.log, session, "transcript", {"agents": kinds})
         raise
-    account.narrate()
     for line in show.result_lines(session):
         print(line)
     if args.log:

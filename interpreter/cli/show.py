@@ -9,12 +9,10 @@ from ..engine import observe
 
 
 class Account:
-    """Prints narration and decisions in the order they happen, as `viewer` is told them.
-
-    Narration a decision causes is printed after it; each decision reads
-    "  Player 2: play Blue 7" (indented, so the rules' own lines stand out).
-    `viewer` (engine.observe): None tells everything; a seat, what that player may
-    see; PUBLIC, what every seat may see (a hot-seat screen).
+    """Prints what happens — narration, and each decision as "  Player 2: play Blue 7" (indented, so the
+    rules' own lines stand out) — in order, as `viewer` is told it (engine.observe): None tells
+    everything; a seat, what that player may know; PUBLIC, what every seat may (a hot-seat screen,
+    where what only one player may know is kept for their turn: `keep_for`).
     """
 
     def __init__(self, session, quiet: bool = False, write=print, viewer=None, keep_for=()):
@@ -22,36 +20,31 @@ class Account:
         self.quiet = quiet
         self.write = write
         self.viewer = viewer
-        self.kept = {seat: [] for seat in keep_for}      # hot seat: what only they were told, for their turn
+        self.read = 0                                     # how far the session's events are printed
+        self.kept = {seat: [] for seat in keep_for}
 
-    def narrate(self, viewer="account's") -> None:
+    def flush(self, decisions: bool = True, viewer="account's") -> None:
+        """Print the events since the last flush (without the decisions: a stepper shows them itself)."""
         viewer = self.viewer if viewer == "account's" else viewer
-        for _kind, audience, segments in self.session.take_narration():
-            shown = observe.render(segments, viewer) if observe.told(audience, viewer) else None
-            if shown is not None and not self.quiet:
-                self.write(shown)
-            for seat, lines in self.kept.items():
-                if observe.told(audience, seat) and observe.render(segments, seat) != shown:
-                    lines.append(observe.render(segments, seat))
+        events = self.session.events
+        for event in events[self.read:]:
+            if event[0] == "chance" or (event[0] == "decision" and not decisions):
+                continue
+            text = observe.event_text(self.session, event, viewer)
+            if text is not None and not self.quiet:
+                self.write(("  " if event[0] == "decision" else "") + text)
+            if event[0] == "say":
+                for seat, lines in self.kept.items():
+                    own = observe.event_text(self.session, event, seat)
+                    if own is not None and own != text:
+                        lines.append(own)
+        self.read = len(events)
 
     def told_only_to(self, seat) -> list[str]:
         """The lines kept for `seat` since its last turn (see keep_for), now shown to it."""
         lines = self.kept.get(seat, [])
         self.kept[seat] = []
         return lines
-
-    def decision(self, who: int, label: str) -> None:
-        """A decision in full, before it is taken (the omniscient account of a replay)."""
-        self.narrate()
-        if not self.quiet:
-            self.write(f"  {self.session.state.names[who]}: {label}")
-
-    def decided(self, viewer="account's") -> None:
-        """The decision just taken (the session's last), as the viewer is told it."""
-        d = self.session.history[-1]
-        if not self.quiet:
-            shown = self.session.told(d, self.viewer if viewer == "account's" else viewer)
-            self.write(f"  {self.session.state.names[d.player]}: {shown}")
 
 
 def header(session, agents_text: str | None = None, extra: str = "", seed_shown: bool = True) -> list[str]:

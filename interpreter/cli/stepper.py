@@ -53,7 +53,7 @@ def cmd_step(args, data: dict) -> int:
         if info is not None:
             print(f"this transcript records a failure: {transcripts.describe(info)}")
         account = show.Account(session)
-        account.narrate(viewer_for(session))
+        account.flush(decisions=False, viewer=viewer_for(session))
 
     def table(session, title):
         viewer = viewer_for(session)
@@ -78,7 +78,7 @@ def cmd_step(args, data: dict) -> int:
             raise _Stop()
 
     def before(session, index, option_id):
-        account.narrate(viewer_for(session))
+        account.flush(decisions=False, viewer=viewer_for(session))
         table(session, f"decision {index} of {total}")
         viewer, who = viewer_for(session), session.to_move
         label = session.label(option_id) if viewer is None or viewer == who else \
@@ -91,7 +91,7 @@ def cmd_step(args, data: dict) -> int:
     except _Stop:
         print("stopped.")
         return 0
-    account.narrate(viewer_for(session))
+    account.flush(decisions=False, viewer=viewer_for(session))
     done = len(session.history)
     if info is not None:
         d = info.get("decision")

@@ -37,3 +37,57 @@ def told(audience, viewer) -> bool:
 def narration(entries, viewer) -> list[str]:
     """The lines of narration `viewer` is told, as they read for them."""
     return [render(segments, viewer) for _kind, audience, segments in entries if told(audience, viewer)]
+
+
+def event_text(session, event, viewer) -> str | None:
+    """One event of a session as `viewer` is told it, or None if it is not told to them.
+
+    A decision reads "Player 2: play Blue 7" (redacted for the others as its chooser's label says);
+    a shuffle "deck is shuffled" (with its new order to a viewer who sees the zone); a random draw
+    its value."""
+    kind = event[0]
+    if kind == "say":
+        _kind, audience, segments = event
+        return render(segments, viewer) if told(audience, viewer) else None
+    if kind == "decision":
+        d = event[1]
+        return f"{session.state.names[d.player]}: {session.told(d, viewer)}"
+    outcome = event[1]
+    program, m = session.program, session.state
+    if outcome[0] == "shuffle":
+        _s, _after, zone, order = outcome
+        name = program.zone_instance_names[zone]
+        if viewer is None or (viewer >= 0 and program.seen_masks[m.n][zone] >> viewer & 1):
+            return f"{name} is shuffled: {', '.join(program.card_names[c] for c in order) or 'empty'}"
+        return f"{name} is shuffled"
+    _r, _after, count, k, shown = outcome
+    return f"random draw: {shown} ({k + 1} of {count})"
+
+
+class Observer:
+    """One seat's observation of a session, read as the game goes on: what the seat may see now,
+    and what it was told since it last looked — the one model every consumer uses (the CLI's
+    accounts, and agents or adapters that look at the game)."""
+
+    def __init__(self, session, viewer):
+        self.session = session
+        self.viewer = viewer          # a seat, None (everything, for debugging) or PUBLIC
+        self.read = 0
+
+    def news(self, kinds=("say", "decision", "chance")) -> list[str]:
+        """What the seat was told since it last asked, in order, as it reads for them."""
+        events = self.session.events
+        out = []
+        for e in events[self.read:]:
+            if e[0] in kinds:
+                text = event_text(self.session, e, self.viewer)
+                if text is not None:
+                    out.append(text)
+        self.read = len(events)
+        return out
+
+    def observe(self) -> dict:
+        """The seat's view of the game now (engine.views) and its news since it last looked."""
+        from .views import view
+        seen = None if self.viewer == PUBLIC else view(self.session.state, self.viewer)
+        return {"seat": self.viewer, "omniscient": self.viewer is None, "view": seen, "news": self.news()}

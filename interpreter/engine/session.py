@@ -30,8 +30,11 @@ class Session:
     seed: int
     options: dict            # option name -> stored value
     history: list = attrs.Factory(list)
-    narration: list = attrs.Factory(list)
+    narration: list = attrs.Factory(list)     # the rules' narration not yet in `events` (the machine's sink)
     chance: list = attrs.Factory(list)        # every chance outcome so far (runtime.helpers), for records
+    events: list = attrs.Factory(list)        # what happened, in order (engine.observe reads it for a seat)
+    drained: int = 0                          # how far drain_narration has read `events`
+    logged: int = 0                           # how many of `chance` are in `events`
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -45,7 +48,16 @@ class Session:
             state = machine.new_game(program, players, values, seed, names, sink, chance=chance)
         except ValueError as e:
             raise UserError(str(e)) from None
-        return cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
+        session = cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
+        session.absorb()
+        return session
+
+    def absorb(self) -> None:
+        """Move what the rules just said and drew into `events`, after the decision that caused it."""
+        self.events.extend(("chance", c) for c in self.chance[self.logged:])
+        self.logged = len(self.chance)
+        self.events.extend(self.narration)
+        self.narration.clear()
 
     @staticmethod
     def parse_options(program, settings) -> dict:
@@ -113,6 +125,8 @@ class Session:
             raise
         # sealed after the decision: a card played face up is seen by all, one given away stays hidden
         self.history.append(Decision(option_id, text, who, seal(self.state, shown)))
+        self.events.append(("decision", self.history[-1]))
+        self.absorb()
 
     def told(self, decision: Decision, viewer) -> str:
         """A decision as `viewer` is told it: in full to its chooser (and to everything), else redacted."""
@@ -130,8 +144,8 @@ class Session:
 
     def take_narration(self) -> list:
         """The narration since the last drain, as kept (engine.observe renders it for a seat)."""
-        out = list(self.narration)
-        self.narration.clear()
+        out = [e for e in self.events[self.drained:] if e[0] == "say"]
+        self.drained = len(self.events)
         return out
 
     # ------------------------------------------------------------- result
