@@ -260,3 +260,16 @@ def test_an_observer_reads_a_seats_news_and_view(rules_file):
     news = third.observe()["news"]
     assert news == ["Player 1: give a Gem to Player 2", "Player 2 now holds a Gem.", "only you are told this"]
     assert third.news() == []                           # nothing new since it last looked
+
+
+def test_a_value_computed_from_hidden_cards_is_hidden_too(rules_file):
+    """Not only a card's name: its fields, or a sum over a hidden hand, tell nothing to who may not see them;
+    how many cards a hand holds stays public."""
+    game = GIFT.replace('        say "{player(2)} now holds {g}."\n',
+                        '        say "{player(2)} now holds {g}, worth {g.n}; {player(2)} has {sum(h.n for h in '
+                        'player(2).hand)} in {size(player(2).hand)} gems."\n')
+    s = Session.start(load_file(rules_file(game)), "gift", 3, seed=1)
+    s.take_label("give gem 3 to Player 2")
+    entries = s.take_narration()
+    assert observe.narration(entries, 1)[0] == "Player 2 now holds gem 3, worth 3; Player 2 has 3 in 1 gems."
+    assert observe.narration(entries, 2)[0] == "Player 2 now holds a Gem, worth (hidden); Player 2 has (hidden) in 1 gems."

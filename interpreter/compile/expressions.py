@@ -176,17 +176,48 @@ class ExprGen:
         for part in e.parts:
             if isinstance(part, str):
                 pieces.append(self.const(part))
-            elif self.private_reads(part):
-                text = f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})"
-                mask = " & ".join(self.private_reads(part))
-                pieces.append(f'("private", {text}, {mask}, "(hidden)")')
-            elif T.is_card(part.type) and part.type is not T.ANY:
+            elif T.is_card(part.type) and part.type is not T.ANY and not self.private_reads(part):
                 pieces.append(f"rt_seg_card(m, {self.src(part)}, {self.const(hidden_as(part.type))})")
             elif isinstance(part.type, (T.ListT, T.ZoneT)) and T.is_card(part.type.elem) and part.type.elem is not T.ANY:
                 pieces.append(f"rt_seg_cards(m, {self.seq(part)}, {self.const(hidden_as(part.type.elem))})")
             else:
-                pieces.append(f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})")
+                text = f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})"
+                cards, zones = self.derived_from(part)
+                masks = self.private_reads(part)
+                if cards or zones or masks:     # a value computed from what some seat may not see
+                    pieces.append(f'("derived", {text}, ({"".join(c + ", " for c in cards)}), '
+                                  f'({"".join(z + ", " for z in zones)}), {" & ".join(masks) or "-1"}, "(hidden)")')
+                else:
+                    pieces.append(text)
         return "(" + "".join(p + ", " for p in pieces) + ")"
+
+    def derived_from(self, e) -> tuple[list, list]:
+        """The cards and zone instances a shown value is computed from (sources of their Python values):
+        its seats are those that see all of them. How many cards a zone holds is public, so what is
+        inside `size`/`empty` is not a source; nor is a card fixed at load, or one named only inside a
+        comprehension (the zone it goes through is the source then)."""
+        bound = {n.slot for n in ir.walk(e) if isinstance(n, ir.BestBy)} | \
+            {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
+        cards, zones = [], []
+
+        def visit(n):
+            if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty"):
+                return
+            typ = getattr(n, "type", None)
+            if typ is not None and T.is_card(typ) and typ is not T.ANY and not isinstance(n, (ir.CardNamed, ir.MakeCard)) \
+                    and not any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
+                cards.append(self.src(n))
+                return
+            if isinstance(n, ir.Zone):
+                zones.append(self.src(n))
+                return
+            for name in ir._child_fields(type(n)):
+                v = getattr(n, name)
+                for item in (v if isinstance(v, tuple) else (v,)):
+                    if hasattr(type(item), "__attrs_attrs__"):
+                        visit(item)
+        visit(e)
+        return cards, zones
 
     def private_reads(self, e) -> list[str]:
         """Sources of the masks of the seats that see each variable `e` reads whose value not all see."""

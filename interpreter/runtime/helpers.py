@@ -294,9 +294,15 @@ def seal(m, segments) -> tuple:
             place = m.where[s[2]]
             mask = masks[place] if place >= 0 else everyone       # out of play: nothing secret about it
             out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
-        elif len(s) == 4 and s[0] == "private":                  # a value read from a variable not all see
-            mask = s[2] & everyone
-            out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
+        elif len(s) == 6 and s[0] == "derived":      # a value computed from cards, zones or private values
+            _kind, text, cards, zones, mask, hidden = s
+            mask &= everyone
+            for c in cards:
+                if c is not None and m.where[c] >= 0:
+                    mask &= masks[m.where[c]]
+            for z in zones:
+                mask &= masks[z]
+            out.append(text if mask == everyone else (text, mask, hidden))
         else:
             stack.extend(reversed(s))
     return tuple(out)
