@@ -273,3 +273,50 @@ def test_a_value_computed_from_hidden_cards_is_hidden_too(rules_file):
     entries = s.take_narration()
     assert observe.narration(entries, 1)[0] == "Player 2 now holds gem 3, worth 3; Player 2 has 3 in 1 gems."
     assert observe.narration(entries, 2)[0] == "Player 2 now holds a Gem, worth (hidden); Player 2 has (hidden) in 1 gems."
+
+
+# ------------------------------------------------------------------ the observation property (issue 9, item 8)
+LEAKS = {
+    # a public variable set from a card only its holder sees
+    "public-copy-of-a-secret": ('var last: Int = 0\n', '            last = top(p.hand).n\n', True),
+    # a choice without a pass whose options come from a hidden hand: asked or skipped tells the others
+    "revealing-skip": ('', '            p chooses c in p.hand where c.n > 4 as "discard {c}":\n                move c to bag\n', True),
+    # narrating the hidden card is safe: the others are told "a Chip"
+    "narrated-card": ('', '            say "{p} drew {top(p.hand)}"\n', False),
+}
+
+
+def leak_game(extra_vars, body):
+    return ('game "Leak"\nplayers 2\ncard Chip(n: 1..9)\ncards chips = [Chip(n) for n in 1..9]\n'
+            'zone bag of Chip, seen by nobody\nzone hand of Chip per player, seen by owner\n' + extra_vars +
+            'rule setup:\n    move chips to bag\n    shuffle bag\nrule play:\n    repeat 3:\n        for p in players:\n'
+            '            move top(bag) to p.hand\n' + body +
+            '            p chooses k in 1..2 as "pass {k}":\n                pass\n')
+
+
+@pytest.mark.parametrize("name", sorted(LEAKS))
+def test_the_observation_property_finds_each_leak(rules_file, name):
+    from rulecraft.engine import machine
+    from rulecraft.validate import properties
+    extra, body, leaks = LEAKS[name]
+    program = load_file(rules_file(leak_game(extra, body)))
+    found = False
+    for seed in range(30):
+        m = machine.new_game(program, 2, None, seed, sink=[])
+        for shuffle_seed in range(3):
+            rnd = __import__("random").Random(shuffle_seed)
+            try:
+                properties.check_observation(m, 0, 0, lambda n: properties._permutation(rnd, n),
+                                             lambda n: 0, further=8)
+            except properties.PropertyFailure as e:
+                assert e.prop == "a seat is told only what it may know"
+                found = True
+    assert found == leaks
+
+
+def test_rulecraft_test_reports_a_leak_with_a_transcript(rules_file, capsys, tmp_path):
+    extra, body, _ = LEAKS["public-copy-of-a-secret"]
+    path = rules_file(leak_game(extra, body))
+    assert main(["test", str(path), "--explore", "20", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "'a seat is told only what it may know' breaks" in out and "failure.yaml" in out

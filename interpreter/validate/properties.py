@@ -12,7 +12,8 @@ import random
 import attrs
 
 from ..runtime.errors import RulesRuntimeError
-from ..engine import machine, records, views
+from ..engine import machine, observe, records, views
+from ..runtime.helpers import seal
 from ..engine.machine import IllegalDecision
 
 DEFAULT_LIMIT = 5000
@@ -81,6 +82,16 @@ def check_refusal(m, step, bad_id):
 def check_view_hides(m, step, viewer, permute):
     """A player's view is unchanged when what is hidden from them changes: the cards hidden from them
     shuffled among hidden places, and the values of variables they may not see changed."""
+    other = hidden_otherwise(m, viewer, permute)
+    if other is not None and views.view(m, viewer) != views.view(other, viewer):
+        raise PropertyFailure("views hide what is hidden",
+                              f"player {viewer + 1}'s view changed when what is hidden from them (cards, or values "
+                              "they may not see) changed", step)
+
+
+def hidden_otherwise(m, viewer, permute):
+    """A copy of the game that differs from it only in what `viewer` may not see (the cards hidden from
+    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden."""
     p = m.program
     hidden_slots = []
     for zone in p.zones:
@@ -91,18 +102,97 @@ def check_view_hides(m, step, viewer, permute):
                 hidden_slots.extend((inst, i) for i in range(len(m.zones[inst])))
     secrets = _hidden_values(m, viewer)
     if len(hidden_slots) < 2 and not secrets:
-        return
-    before = views.view(m, viewer)
+        return None
     other = m.copy()
     if len(hidden_slots) >= 2:
         _permute_hidden_cards(p, other, hidden_slots, permute)
     for change in secrets:
         change(other)
-    after = views.view(other, viewer)
-    if before != after:
-        raise PropertyFailure("views hide what is hidden",
-                              f"player {viewer + 1}'s view changed when what is hidden from them (cards, or values "
-                              "they may not see) changed", step)
+    if other.pending is not None:       # the waiting rule asks again: its options may come from what changed
+        other.pending = None
+        machine.run(other)
+    return other
+
+
+def check_observation(m, step, viewer, permute, pick, further: int = 4):
+    """Two games that differ only in what `viewer` may not see tell `viewer` the same — its view, who is
+    asked, what it is told — now and after each further decision that is the same as `viewer` is told
+    it: the viewer's own taken alike, another's taken in the second game as the viewer was told it in
+    the first. (A decision with no such counterpart, or one after which a card comes into the viewer's
+    sight — played face up, drawn — reveals what set the games apart: they may then differ, and the
+    check ends there.)"""
+    other = hidden_otherwise(m, viewer, permute)
+    if other is None:
+        return
+    first, second = _session_on(m.copy()), _session_on(other)
+    ours, theirs = observe.Observer(first, viewer), observe.Observer(second, viewer)
+    try:
+        for k in range(further + 1):
+            seen, also = ours.observe(), theirs.observe()
+            for o in (seen, also):            # the end of a game reveals its result: that is no leak
+                o["view"].pop("scores", None)
+                o["view"].pop("winners", None)
+            if seen != also:
+                raise PropertyFailure("a seat is told only what it may know",
+                                      f"player {viewer + 1} was told something else {k} decision(s) later, in a game "
+                                      f"that differed only in what is hidden from them: {_first_difference(seen, also)}",
+                                      step)
+            if first.over:
+                return
+            ids = first.legal_ids()
+            choice = ids[pick(len(ids))]
+            who = first.to_move
+            told = machine.label(first.state, choice) if who == viewer else \
+                observe.render(_sealed_if_taken(first.state, choice), viewer)
+            match = next((i for i in second.legal_ids()
+                          if (machine.label(second.state, i) if who == viewer else
+                              observe.render(_sealed_if_taken(second.state, i), viewer)) == told), None)
+            if match is None:
+                seen_before = _visible(first.state, viewer)
+                first.take(choice)
+                if _visible(first.state, viewer) - seen_before:
+                    return      # the decision shows what set the two games apart: a card played face up
+                raise PropertyFailure("a seat is told only what it may know",
+                                      f"player {viewer + 1} was told '{first.state.names[who]}: {told}', which no "
+                                      "decision tells them in a game that differs only in what is hidden from them",
+                                      step)
+            before = _visible(first.state, viewer), _visible(second.state, viewer)
+            first.take(choice)
+            second.take(match)
+            if _visible(first.state, viewer) - before[0] or _visible(second.state, viewer) - before[1]:
+                return      # a card came into the viewer's sight (a draw): the games may now differ
+    except RulesRuntimeError:
+        return          # the rules failing here is another property's business
+
+
+def _visible(state, viewer) -> set:
+    """The cards `viewer` sees now."""
+    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards}
+
+
+def _session_on(state):
+    """A session over a copy of a game, recording what it tells from here on."""
+    from ..engine.session import Session
+    s = Session(state.program, state, "check", 0, {})
+    state.sink, state.chance = s.narration, s.chance
+    return s
+
+
+def _sealed_if_taken(state, option_id):
+    """A decision's label as the other seats are told it, sealed as it would be once taken."""
+    shown = machine.shown_label(state, option_id)
+    after = state.copy()
+    machine.decide(after, option_id)
+    return seal(after, shown)
+
+
+def _first_difference(a, b) -> str:
+    if a["news"] != b["news"]:
+        return f"{a['news']} / {b['news']}"
+    for key in a["view"]:
+        if a["view"][key] != b["view"].get(key):
+            return f"{key}: {a['view'][key]} / {b['view'].get(key)}"
+    return "their views differ"
 
 
 def _permute_hidden_cards(p, other, hidden_slots, permute):
@@ -239,7 +329,7 @@ def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> 
         if step in deep_steps:
             viewer = pick(m.n)
             shuffler = random.Random(pick(2**31))       # one draw, not one per card
-            check_view_hides(m, step, viewer, lambda n: _permutation(shuffler, n))
+            check_observation(m, step, viewer, lambda n: _permutation(shuffler, n), pick)
             snapshot = m.copy()
             probe = m.copy()
             try:
