@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import sys
 
 from ..agents import agent_kind
 from ..diagnostics import UserError
@@ -19,6 +20,16 @@ DEFAULT_TABLE = 4          # default players: min(max players, 4), but at least 
 def load_program(ref: str):
     """A bundled game name or a path; a missing one is a UserError (one sentence), bad rules a RulesError."""
     return load_file(game_path(ref))
+
+
+def same_game(ref: str, other: str) -> bool:
+    """Do two references name the same rules file (a name and a path may)?"""
+    if ref == other:
+        return True
+    try:
+        return game_path(ref).resolve() == game_path(other).resolve()
+    except UserError:
+        return False
 
 
 def default_players(program) -> int:
@@ -56,6 +67,11 @@ def saved_kinds(data: dict) -> list[str] | None:
     if isinstance(kinds, list) and len(kinds) == data["players"] and all(isinstance(k, str) for k in kinds):
         return kinds
     return None
+
+
+def warn(sentence: str) -> None:
+    """A warning: the command goes on (e.g. a record made with other rules, replayed against today's)."""
+    print(f"rulecraft: warning: {sentence}", file=sys.stderr)
 
 
 def new_table(args):

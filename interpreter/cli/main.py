@@ -35,7 +35,7 @@ examples:
   rulecraft play --load game.save
   rulecraft check games/blackmore.rules
   rulecraft test examples/blackmore-no-refill.rules --explore 5
-  rulecraft replay blackmore-no-refill.failure.yaml --step --omniscient
+  rulecraft replay rulecraft-failures/blackmore-no-refill.failure.yaml --step --omniscient
 
 Run 'rulecraft COMMAND --help' for a command's options."""
 

@@ -55,7 +55,7 @@ def _resume(args):
         if value is not None:
             raise UserError(f"{flag} cannot be used with --load: a saved game keeps its own")
     data = records.read(args.load)
-    if args.game is not None and args.game != data["game"]:
+    if args.game is not None and not common.same_game(args.game, data["game"]):
         raise UserError(f"{args.load} is a game of {data['game']}, not {args.game}")
     players = data["players"]
     saved = common.saved_kinds(data)
@@ -78,7 +78,8 @@ def _resume(args):
         if agent is not None:
             agent.choose(session)
 
-    session = records.restore(data, common.load_program, name=args.load, on_decision=replay_chance)
+    session = records.restore(data, common.load_program, name=args.load, on_decision=replay_chance,
+                              warn=common.warn)
     records.verify_state(data, session, args.load)
     session.drain_narration()
     return session, kinds, agents

@@ -25,22 +25,27 @@ def cmd_replay(args) -> int:
         account.flush()
 
     session = records.restore(data, common.load_program, name=name, narrate=not args.quiet,
-                              on_start=begin, on_decision=before)
+                              on_start=begin, on_decision=before, warn=common.warn)
     account.flush()
     failure = transcripts.recorded(data)
     if failure is not None:             # a game written by `rulecraft test`: show its failure again
         seen, sentence = transcripts.reproduce(session, failure)
         account.flush()
+        fixed = not seen and records.rules_changed(data, session.program)
         print(f"{name}: {len(session.history)} decisions replayed, each legal; "
-              + ("then " + sentence if seen else "but the recorded failure did not happen again: " + sentence))
-        return 1
-    records.verify_result(data, session, name)
+              + ("then " + sentence if seen else
+                 "under the current rules, " + sentence if fixed else
+                 "but the recorded failure did not happen again: " + sentence))
+        return 0 if fixed else 1
+    differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
     for line in show.result_lines(session):
         print(line)
+    if differs:
+        print(differs)
     if not args.quiet:
         print(f"{name}: verified, {len(session.history)} decisions, each legal"
-              + (" and the recorded result matches." if "result" in data else "."))
+              + (" and the recorded result matches." if "result" in data and not differs else "."))
     return 0
 
 

@@ -21,6 +21,7 @@ from ..validate import explore, transcripts
 from . import common
 
 DEFAULT_EXPLORE = 20
+DEFAULT_OUT = "rulecraft-failures"        # made when the first failure is written, not before
 
 
 def cmd_test(args) -> int:
@@ -31,9 +32,9 @@ def cmd_test(args) -> int:
         lo, hi = program.min_players, program.max_players
         raise UserError(f"{program.title} is for {lo} to {hi} players, not {args.players}")
     fixed = Session.parse_options(program, args.set)
-    out_dir = Path(args.out) if args.out else Path(".")
-    if args.out and not out_dir.is_dir():
-        raise UserError(f"--out {args.out}: there is no such folder")
+    out_dir = Path(args.out or DEFAULT_OUT)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UserError(f"--out {out_dir}: it is a file, not a folder")
 
     passed = failed = 0
     print(f"{program.title} ({program.entry})")
@@ -89,11 +90,8 @@ def cmd_test(args) -> int:
 
 def _report(program, args, name: str, failure, path: Path) -> None:
     found_by = f"rulecraft test --seed {args.seed} ({name})"
-    record = transcripts.failure_record(program, args.game, failure, found_by)
-    try:
-        path.write_text(records.dump(record), encoding="utf-8")
-    except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    record = transcripts.failure_record(program, args.game, failure, found_by, dest=path)
+    records.write_text(path, records.dump(record))
     info = record["failure"]
     before = info["after"]
     print(f"FAIL {name}: {transcripts.prop_text(failure.prop)}")
@@ -156,7 +154,7 @@ def add_parser(sub, game_help: str, set_help: str) -> None:
     test.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
                       help=set_help + "; the option keeps that value in every configuration explored")
     test.add_argument("--out", "-o", metavar="DIR",
-                      help="folder for the transcripts of failing games (default: the current folder)")
+                      help=f"folder for the transcripts of failing games, made if missing (default: ./{DEFAULT_OUT})")
     test.add_argument("--shallow", action="store_true",
                       help="skip the costly checks (views under reshuffle, copies, save and load): about twice as fast")
     test.add_argument("--keep-going", "-k", action="store_true",

@@ -5,10 +5,19 @@ every decision (id and label). A save also holds the state itself; a
 transcript of a finished game holds the final scores. Reading one back replays
 its decisions and checks each against the rules, so a corrupt or edited file is
 refused with one sentence naming the decision and why.
+
+A game given as a path is recorded relative to the record's own folder, so a
+record replays from any folder (and older records, relative to where they were
+made, still do from there). Rules edited since a record was made are not a
+reason to refuse it — that is the author's loop: find a bug, fix the rules,
+replay the failure. The record is replayed against the current rules (the
+caller is told so), each decision found by its label, and refused only where a
+recorded decision is no longer legal or a chance outcome differs.
 """
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -148,13 +157,15 @@ def state_from_data(program, data, players: int, names, sink=None, frames: bool 
 
 
 # ----------------------------------------------------------------- writing
-def session_record(s: Session, kind: str, extra: dict | None = None) -> dict:
-    """The record of a session; `extra` adds plain keys (e.g. the agents at each seat) that readers may ignore."""
+def session_record(s: Session, kind: str, extra: dict | None = None, dest=None) -> dict:
+    """The record of a session; `extra` adds plain keys (e.g. the agents at each seat) that readers may ignore.
+
+    `dest`, the file it will be written to, makes a game given by its path recorded relative to that file."""
     p = s.program
     rec = {
         "rulecraft": kind,
         "version": FORMAT_VERSION,
-        "game": s.game_ref,
+        "game": game_ref_from(s.game_ref, dest),
         "title": p.title,
         "rules_sha256": p.digest,
         "seed": s.seed,
@@ -229,10 +240,42 @@ def dump(rec: dict) -> str:
 
 
 def write(path, s: Session, kind: str, extra: dict | None = None) -> None:
+    write_text(path, dump(session_record(s, kind, extra, dest=path)))
+
+
+def write_text(path, text: str) -> None:
+    """Write a record, making its folder if needed; a failure is one sentence."""
+    path = Path(path)
     try:
-        Path(path).write_text(dump(session_record(s, kind, extra)), encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _is_path(ref: str) -> bool:
+    """A game reference that is a file's path, not a bundled game's name (which has no `/` or `.rules`)."""
+    return ref.endswith(".rules") or "/" in ref or os.sep in ref
+
+
+def game_ref_from(ref: str, dest) -> str:
+    """The game as a record written to `dest` names it: a bundled game by its name, a file by its
+    path from the record's folder (so the record replays from any folder)."""
+    if dest is None or not _is_path(ref) or not Path(ref).is_file():
+        return ref
+    rel = os.path.relpath(os.path.abspath(ref), os.path.abspath(Path(dest).parent))
+    return Path(rel).as_posix()
+
+
+def game_ref_for(ref: str, record_path) -> str:
+    """The game a record read from `record_path` names, as a reference that works from here: a file
+    is looked for beside the record first, then (older records) from the current folder."""
+    if not _is_path(ref) or Path(ref).is_absolute():
+        return ref
+    beside = Path(record_path).parent / ref
+    if beside.is_file():
+        return os.path.normpath(os.path.relpath(beside))
+    return ref
 
 
 # ----------------------------------------------------------------- reading
@@ -245,7 +288,9 @@ def read(path) -> dict:
         raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     if len(data) > MAX_BYTES:
         raise UserError(f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MB: too large to be a rulecraft transcript or save")
-    return parse(text, str(path))
+    data = parse(text, str(path))
+    data["game"] = game_ref_for(data["game"], path)
+    return data
 
 
 def parse(text: str, name: str = "the file") -> dict:
@@ -266,14 +311,25 @@ def parse(text: str, name: str = "the file") -> dict:
     return data
 
 
+RULES_CHANGED = "the rules changed since {name} was recorded; replaying it against the current rules"
+
+
+def rules_changed(data: dict, program) -> bool:
+    """Were these the rules the record was made with? (Its SHA-256 against theirs.)"""
+    return data.get("rules_sha256") != program.digest
+
+
 def restore(data: dict, load_program, name: str = "the file", check_digest: bool = True,
-            narrate: bool = True, upto: int | None = None, on_start=None, on_decision=None) -> Session:
+            narrate: bool = True, upto: int | None = None, on_start=None, on_decision=None,
+            warn=None) -> Session:
     """Rebuild the session a record describes by replaying its decisions (each one checked).
 
     `load_program(ref)` gives the Program for the record's game reference.
     `on_start(session)`, if given, is called once the game is set up, before any decision
     (the CLI prints its header there); `on_decision(session, index, option_id)` just before
     each checked decision is taken (the CLI prints its account and replays agents' chance there).
+    `warn(sentence)` is told when the rules changed since the record was made: the decisions are
+    then found by their labels, and only one that is no longer legal is refused.
     """
     try:
         program = load_program(data["game"])
@@ -282,8 +338,9 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
                         f"{e.diagnostics[0].message if e.diagnostics else 'error'}") from None
     if check_digest and not data.get("rules_sha256"):
         raise UserError(f"{name} does not say which rules it was made with (its rules_sha256 is missing)")
-    if check_digest and data["rules_sha256"] != program.digest:
-        raise UserError(f"{name} was made with other rules than today's {data['game']} (their SHA-256 differs)")
+    changed = check_digest and rules_changed(data, program)
+    if changed and warn is not None:
+        warn(RULES_CHANGED.format(name=name))
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise UserError(f"{name} is damaged: 'options' is not a mapping")
@@ -308,21 +365,13 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         if not isinstance(d, dict) or type(d.get("id")) is not int:
             raise UserError(f"decision {i} in {name} is damaged")
         if s.over:
-            raise UserError(f"decision {i} in {name} comes after the end of the game")
-        legal = {o.id: o.label for o in s.legal()}
-        if d["id"] not in legal:
-            shown = d.get("label", d["id"])
-            raise UserError(f"decision {i} in {name} ('{shown}') is not legal at that point: "
-                            f"{s.state.names[s.to_move]} could only choose {few(legal.values(), 6, quote=True)}")
-        if "label" in d and d["label"] != legal[d["id"]]:
-            raise UserError(f"decision {i} in {name} says '{d['label']}' but that option is '{legal[d['id']]}' "
-                            "in these rules")
-        if "player" in d and d["player"] != s.to_move + 1:
-            raise UserError(f"decision {i} in {name} is by player {d['player']}, but it was player {s.to_move + 1}'s to take")
+            raise UserError(f"decision {i} in {name} comes after the end of the game"
+                            + (" under the current rules" if changed else ""))
+        option_id = _recorded_option(s, d, i, name, changed)
         if on_decision is not None:
-            on_decision(s, i, d["id"])
+            on_decision(s, i, option_id)
         try:
-            s.take(d["id"])
+            s.take(option_id)
         except RulesRuntimeError as e:
             raise UserError(f"the rules failed at decision {i}: {e}") from None
         checked = check_chance(data, s, name, checked)
@@ -331,16 +380,66 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
     return s
 
 
-def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:
-    """A finished transcript's recorded result must be the one the replay gives."""
+def matching_option(legal: dict, d: dict):
+    """The legal option (id → label) a recorded decision names when the rules may have changed:
+    the one with its label (its own id first, as several options may share a label), else its
+    id when it records no label; None if there is none."""
+    label = d.get("label")
+    if not isinstance(label, str):
+        return d.get("id") if d.get("id") in legal else None
+    if legal.get(d.get("id")) == label:
+        return d["id"]
+    return next((k for k, text in legal.items() if text == label), None)
+
+
+def _recorded_option(s: Session, d: dict, i: int, name: str, changed: bool) -> int:
+    """The option id decision `i` takes, checked: with the record's own rules its id, label and
+    player must all match; with changed rules its label must be a legal option's."""
+    legal = {o.id: o.label for o in s.legal()}
+    who = s.state.names[s.to_move]
+    if changed:
+        option_id = matching_option(legal, d)
+        if option_id is None:
+            raise UserError(f"decision {i} in {name} ('{d.get('label', d['id'])}') is no longer legal under the "
+                            f"current rules: {who} could only choose {few(legal.values(), 6, quote=True)}")
+        if "player" in d and d["player"] != s.to_move + 1:
+            raise UserError(f"decision {i} in {name} is by player {d['player']}, but under the current rules "
+                            f"it is player {s.to_move + 1}'s to take")
+        return option_id
+    if d["id"] not in legal:
+        shown = d.get("label", d["id"])
+        if shown in legal.values():
+            raise UserError(f"decision {i} in {name} is damaged: its label '{shown}' is legal at that point, "
+                            f"but its id {d['id']} is not (the option's id is {matching_option(legal, d)})")
+        raise UserError(f"decision {i} in {name} ('{shown}') is not legal at that point: "
+                        f"{who} could only choose {few(legal.values(), 6, quote=True)}")
+    if "label" in d and d["label"] != legal[d["id"]]:
+        raise UserError(f"decision {i} in {name} says '{d['label']}' but that option is '{legal[d['id']]}' "
+                        "in these rules")
+    if "player" in d and d["player"] != s.to_move + 1:
+        raise UserError(f"decision {i} in {name} is by player {d['player']}, but it was player {s.to_move + 1}'s to take")
+    return d["id"]
+
+
+def verify_result(data: dict, s: Session, name: str = "the transcript") -> str | None:
+    """A finished transcript's recorded result must be the one the replay gives.
+
+    Against changed rules a different end is no error — it may be the fix — and is returned
+    as a sentence to show instead."""
     rec = data.get("result")
     if rec is None:
-        return
+        return None
+    changed = rules_changed(data, s.program)
     if not s.over:
+        if changed:
+            return f"{name} records a result, but under the current rules its decisions do not finish the game"
         raise UserError(f"{name} records a result, but its decisions do not finish the game")
     got = _result(s.state)
     if rec != got:
+        if changed:
+            return f"{name} records the result {rec}; under the current rules it is {got}"
         raise UserError(f"{name} records the result {rec}, but replaying it gives {got}")
+    return None
 
 
 def verify_state(data: dict, s: Session, name: str = "the save") -> None:
@@ -348,8 +447,9 @@ def verify_state(data: dict, s: Session, name: str = "the save") -> None:
 
     The game is checked — cards, variables, chance, the pending decision — not the frames of the
     compiled rules: those are derived from the decisions and laid out by the version of rulecraft
-    that wrote the save, so a save stays loadable from one version to the next."""
-    if "state" not in data:
+    that wrote the save, so a save stays loadable from one version to the next. Against changed
+    rules the decisions say where the game is, and the stored state is not compared."""
+    if "state" not in data or rules_changed(data, s.program):
         return
     stored = state_from_data(s.program, data["state"], s.state.n, s.state.names, frames=False)
     if not stored.same_as(s.state, frames=False):

@@ -7,7 +7,9 @@ ready to be written as a transcript and replayed step by step.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
+import tempfile
 
 import attrs
 
@@ -64,6 +66,24 @@ def configurations(program, players=None, fixed=None):
     return [(n, opts) for n, opts in itertools.product(counts, variants)]
 
 
+@contextlib.contextmanager
+def _hypothesis_home():
+    """Hypothesis keeps files of its own (a `.hypothesis/` folder in the current folder, by default):
+    while rulecraft explores they go to its cache instead (a throw-away folder when caching is off)."""
+    from hypothesis.configuration import set_hypothesis_home_dir, storage_directory
+    from ..cachedir import cache_dir
+    before = storage_directory(intent_to_write=False).home_directory
+    folder = cache_dir("hypothesis")
+    with contextlib.ExitStack() as stack:
+        if folder is None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="rulecraft-hypothesis-"))
+        set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(before)
+
+
 def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep: bool = True):
     """Explore `examples` random games of one configuration.
 
@@ -105,7 +125,8 @@ def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep:
             raise
 
     try:
-        run()
+        with _hypothesis_home():
+            run()
     except P.PropertyFailure:
         return runs, last["failure"]
     except Exception as e:      # hypothesis itself gave up (e.g. a failure that would not repeat)

@@ -27,7 +27,7 @@ from . import properties as P
 REPEATABLE = ("no runtime error", "every card in one place", "someone can always move", "the game ends")
 
 
-def failure_record(program, game_ref: str, failure, found_by: str = "") -> dict:
+def failure_record(program, game_ref: str, failure, found_by: str = "", dest=None) -> dict:
     """The transcript (a dict for records.dump) of a Failure from explore: replays its decisions with a Session."""
     s = Session.start(program, game_ref, failure.players, failure.seed, failure.options, narrate=False)
     failing = None
@@ -43,7 +43,7 @@ def failure_record(program, game_ref: str, failure, found_by: str = "") -> dict:
                             "label": machine.label(s.state, failing)}
     if found_by:
         info["found_by"] = found_by
-    return records.session_record(s, "transcript", {"failure": info})
+    return records.session_record(s, "transcript", {"failure": info}, dest=dest)
 
 
 def recorded(data: dict) -> dict | None:
@@ -88,14 +88,15 @@ def reproduce(session: Session, info: dict) -> tuple[bool, str]:
         if session.over:
             return False, f"the game is over, so decision {d.get('number')} cannot be taken"
         legal = {o.id: o.label for o in session.legal()}
-        if d["id"] not in legal:
+        option_id = records.matching_option(legal, d)       # by its label: the rules may have been fixed since
+        if option_id is None:
             return False, f"decision {d.get('number')} ('{d.get('label')}') is not legal here"
         try:
-            session.take(d["id"])
+            session.take(option_id)
         except RulesRuntimeError as e:
-            return True, (f"decision {d.get('number')} ({session.state.names[session.to_move]}: {legal[d['id']]}) "
+            return True, (f"decision {d.get('number')} ({session.state.names[session.to_move]}: {legal[option_id]}) "
                           f"makes the rules fail:\n{e}")
-        return False, f"decision {d.get('number')} ('{legal[d['id']]}') no longer makes the rules fail"
+        return False, f"decision {d.get('number')} ('{legal[option_id]}') no longer makes the rules fail"
     step = len(session.history)
     try:
         P.check_state(session.state, step, P.game_limit(session.program))
