@@ -7,6 +7,16 @@ from pathlib import Path
 from ..check.modules import display_path, importers_of, is_module
 from ..diagnostics import RulesError, UnknownGame
 from ..loader import game_path, load_file
+from .terminal import echo
+
+ERROR, HINT, OK = "bold red", "cyan", "green"
+
+
+def show_diagnostics(text: str) -> None:
+    """Rule-file diagnostics on standard error, their `error:` and `hint:` lines styled at a terminal."""
+    for line in text.splitlines():
+        style = ERROR if ": error: " in line or ": warning: " in line else HINT if line.startswith("hint: ") else None
+        echo(line, style, stderr=True)
 
 
 def cmd_check(args) -> int:
@@ -26,14 +36,14 @@ def cmd_check(args) -> int:
                 continue
             load_file(game_path(ref))
         except UnknownGame as e:
-            print(f"rulecraft: error: {e}", file=sys.stderr)
+            echo(f"rulecraft: error: {e}", ERROR, stderr=True)
             failed += 1
             continue
         except RulesError as e:
-            print(e.render(), file=sys.stderr)
+            show_diagnostics(e.render())
             failed += 1
             continue
-        print(f"{ref}: ok")
+        echo(f"{ref}: ok", OK)
     if failed and len(args.files) > 1:
         print(f"{failed} of {len(args.files)} files have errors", file=sys.stderr)
     return 1 if failed else 0

@@ -71,7 +71,8 @@ def saved_kinds(data: dict) -> list[str] | None:
 
 def warn(sentence: str) -> None:
     """A warning: the command goes on (e.g. a record made with other rules, replayed against today's)."""
-    print(f"rulecraft: warning: {sentence}", file=sys.stderr)
+    from .terminal import echo
+    echo(f"rulecraft: warning: {sentence}", "yellow", stderr=True)
 
 
 def new_table(args):

@@ -12,7 +12,10 @@ import sys
 
 from .. import agents
 from ..runtime.errors import RulesRuntimeError
-from .terminal import sanitized_output
+from .check import show_diagnostics
+from .terminal import echo, sanitized_output, set_colour
+
+ERROR = "bold red"
 from ..diagnostics import RulesError, UserError
 from ..engine.machine import IllegalDecision
 
@@ -39,6 +42,8 @@ examples:
 
 Run 'rulecraft COMMAND --help' for a command's options."""
 
+NO_COLOR_HELP = ("no colour or styles, even at a terminal (also: the NO_COLOR environment variable); "
+                 "output to a pipe or a file is always plain")
 PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 and at least its minimum; "
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
@@ -99,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .test import add_parser as add_test
     add_test(sub, GAME_HELP, SET_HELP)
+    for command in sub.choices.values():
+        command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser
 
 
@@ -121,8 +128,9 @@ def _commands():
 
 
 def _error(message: str) -> int:
-    print(f"rulecraft: error: {message}", file=sys.stderr)
+    echo(f"rulecraft: error: {message}", ERROR, stderr=True)
     return 1
+
 
 
 def main(argv=None) -> int:
@@ -141,10 +149,11 @@ def _main(argv) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as e:                       # --help, or a usage error (exit 2)
         return e.code if isinstance(e.code, int) else 2
+    set_colour(not args.no_color)
     try:
         return _commands()[args.command](args)
     except RulesError as e:
-        print(e.render(), file=sys.stderr)
+        show_diagnostics(e.render())
         return 1
     except (UserError, IllegalDecision) as e:
         return _error(str(e))

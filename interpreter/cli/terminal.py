@@ -3,6 +3,11 @@ transcript (titles, narration, labels, player names) may hold control characters
 sequence can clear the screen, set the window title or fake a prompt. Each control character
 except newline and tab is shown escaped instead (`\\x1b`), so what reaches the terminal is
 only ever text.
+
+Colour, panels and progress bars come from `rich`, whose consoles write to the stream *under*
+the sanitizer (its own escape sequences must pass) and are only ever given `rich.text.Text`
+built from sanitized strings (`text`), never markup. A console styles nothing when its stream
+is not a terminal (pipes and CI logs stay plain), when `NO_COLOR` is set, or after `--no-color`.
 """
 from __future__ import annotations
 
@@ -42,3 +47,53 @@ class sanitized_output:
     def __exit__(self, *exc):
         sys.stdout, sys.stderr = self.saved
         return False
+
+
+# ------------------------------------------------------------------ rich consoles
+_colour = True
+_consoles: dict = {}
+
+
+def set_colour(on: bool) -> None:
+    """`--no-color`: no console made from now on styles anything."""
+    global _colour
+    _colour = on
+    _consoles.clear()
+
+
+def raw(stream):
+    """The stream under the sanitizer (where a rich console writes its own escapes)."""
+    return stream._raw if isinstance(stream, SafeStream) else stream
+
+
+def console(stderr: bool = False):
+    """A rich console on standard output (or error), as it is now (tests swap the streams)."""
+    from rich.console import Console
+    stream = raw(sys.stderr if stderr else sys.stdout)
+    key = (id(stream), _colour)
+    found = _consoles.get(key)
+    if found is None or found[0] is not stream:
+        plain = not _colour
+        c = Console(file=stream, markup=False, emoji=False, highlight=False, soft_wrap=True,
+                    color_system=None if plain else "auto", no_color=plain or None)
+        found = _consoles[key] = (stream, c)
+    return found[1]
+
+
+def is_terminal(stderr: bool = False) -> bool:
+    return console(stderr).is_terminal
+
+
+def text(line: str, style: str | None = None):
+    """A rich Text of `line`, sanitized: the only way a string from a file reaches a console."""
+    from rich.text import Text
+    return Text(safe(line), style=style or "")
+
+
+def echo(line: str = "", style: str | None = None, stderr: bool = False) -> None:
+    """Print one line, styled when the console may: `print` with a style."""
+    c = console(stderr)
+    if style is None or c.no_color and c.color_system is None or not c.is_terminal:
+        print(line, file=sys.stderr if stderr else sys.stdout)
+        return
+    c.print(text(line, style))

@@ -18,9 +18,10 @@ from ..diagnostics import UserError
 from ..engine import records, scenarios
 from ..engine.session import Session
 from ..validate import explore, transcripts
-from . import common
+from . import common, progress, terminal
 
 DEFAULT_EXPLORE = 20
+OK, FAIL = "green", "bold red"          # styles, at a terminal that shows colour
 DEFAULT_OUT = "rulecraft-failures"        # made when the first failure is written, not before
 
 
@@ -40,22 +41,25 @@ def cmd_test(args) -> int:
     print(f"{program.title} ({program.entry})")
 
     results = []
-    for sc in program.scenarios:
-        try:
-            results.append(scenarios.run_scenario(program, sc))
-        except Exception as e:        # a bug in rulecraft: report it as this scenario's failure
-            results.append(scenarios.ScenarioResult(sc.name, sc.doc, False,
-                                                    f"internal error: {type(e).__name__}: {e}", sc.span))
+    with progress.bar("scenarios", total=len(program.scenarios)) as bar:
+        for sc in program.scenarios:
+            bar.describe(f"scenario {sc.name}")
+            try:
+                results.append(scenarios.run_scenario(program, sc))
+            except Exception as e:        # a bug in rulecraft: report it as this scenario's failure
+                results.append(scenarios.ScenarioResult(sc.name, sc.doc, False,
+                                                        f"internal error: {type(e).__name__}: {e}", sc.span))
+            bar.advance()
     if results:
         print(f"scenarios: {len(results)}")
     for r in results:
         if r.ok:
             passed += 1
-            print(f"ok  {r.name}" + (f" — {r.doc}" if r.doc else ""))
+            terminal.echo(f"ok  {r.name}" + (f" — {r.doc}" if r.doc else ""), OK)
         else:
             failed += 1
             where = f"{r.span}: " if r.span is not None else ""
-            print(f"FAIL {r.name}: {where}{r.message}")
+            terminal.echo(f"FAIL {r.name}: {where}{r.message}", FAIL)
             for line in _source_lines(program, r.span):
                 print(line)
 
@@ -68,47 +72,60 @@ def cmd_test(args) -> int:
               f"{invs} invariant{'s' if invs != 1 else ''}")
         stem = Path(program.entry).stem
         written = 0
-        for k, (n, opts) in enumerate(configs):
-            name = _config_text(program, n, opts)
-            runs, failure = explore.explore_one(program, n, opts, args.explore, args.seed, deep=not args.shallow)
-            if failure is None:
-                passed += 1
-                print(f"ok  {name} — {runs} games")
-                continue
-            failed += 1
-            written += 1
-            path = out_dir / (f"{stem}.failure.yaml" if written == 1 else f"{stem}.failure-{written}.yaml")
-            _report(program, args, name, failure, path)
-            if not args.keep_going and k + 1 < len(configs):
-                rest = len(configs) - k - 1
-                print(f"stopped at the first failure: {rest} more configuration{'s' if rest != 1 else ''} "
-                      "not explored (--keep-going explores them)")
-                break
-    print(f"{passed} passed, {failed} failed")
+        with progress.bar("exploring", total=len(configs) * args.explore) as bar:
+            for k, (n, opts) in enumerate(configs):
+                name = _config_text(program, n, opts)
+                bar.describe(name)
+                played = 0
+
+                def tick(shrinking, name=name):
+                    nonlocal played
+                    if shrinking:
+                        bar.describe(f"{name}: shrinking a failing game")
+                    elif played < args.explore:
+                        played += 1
+                        bar.advance()
+                runs, failure = explore.explore_one(program, n, opts, args.explore, args.seed,
+                                                    deep=not args.shallow, on_game=tick)
+                bar.advance(args.explore - played)
+                if failure is None:
+                    passed += 1
+                    bar.print(f"ok  {name} — {runs} games", OK)
+                    continue
+                failed += 1
+                written += 1
+                path = out_dir / (f"{stem}.failure.yaml" if written == 1 else f"{stem}.failure-{written}.yaml")
+                _report(program, args, name, failure, path, bar.print)
+                if not args.keep_going and k + 1 < len(configs):
+                    rest = len(configs) - k - 1
+                    bar.print(f"stopped at the first failure: {rest} more configuration{'s' if rest != 1 else ''} "
+                              "not explored (--keep-going explores them)")
+                    break
+    terminal.echo(f"{passed} passed, {failed} failed", FAIL if failed else OK)
     return 1 if failed else 0
 
 
-def _report(program, args, name: str, failure, path: Path) -> None:
+def _report(program, args, name: str, failure, path: Path, say) -> None:
     found_by = f"rulecraft test --seed {args.seed} ({name})"
     record = transcripts.failure_record(program, args.game, failure, found_by, dest=path)
     records.write_text(path, records.dump(record))
     info = record["failure"]
     before = info["after"]
-    print(f"FAIL {name}: {transcripts.prop_text(failure.prop)}")
+    say(f"FAIL {name}: {transcripts.prop_text(failure.prop)}", FAIL)
     d = info.get("decision")
     if d is not None:
-        print(f"     at decision {d['number']}: Player {d['player']} takes '{d['label']}' and the rules fail:")
+        say(f"     at decision {d['number']}: Player {d['player']} takes '{d['label']}' and the rules fail:")
         for line in str(failure.detail).splitlines():
-            print(f"       {line}")
-        print(f"     shrunk to a game of {before + 1} decision{'s' if before else ''}, the last one failing "
+            say(f"       {line}")
+        say(f"     shrunk to a game of {before + 1} decision{'s' if before else ''}, the last one failing "
               f"(game seed {failure.seed}); the transcript holds the {before} before it")
     else:
-        print(f"     after decision {before}: {failure.detail or failure.message}")
-        print(f"     shrunk to a game of {before} decision{'s' if before != 1 else ''} (game seed {failure.seed})")
+        say(f"     after decision {before}: {failure.detail or failure.message}")
+        say(f"     shrunk to a game of {before} decision{'s' if before != 1 else ''} (game seed {failure.seed})")
         for line in _invariant_source(program, failure):
-            print(line)
-    print(f"     wrote {path}")
-    print(f"     replay it: rulecraft replay {path} --step")
+            say(line)
+    say(f"     wrote {path}")
+    say(f"     replay it: rulecraft replay {path} --step")
 
 
 def _invariant_source(program, failure) -> list[str]:

@@ -84,12 +84,14 @@ def _hypothesis_home():
             set_hypothesis_home_dir(before)
 
 
-def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep: bool = True):
+def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep: bool = True, on_game=None):
     """Explore `examples` random games of one configuration.
 
     Returns (games played, None) when every property held, or (games played, Failure)
     with the smallest failing game hypothesis could shrink to. The same arguments give
-    the same answer: hypothesis is seeded and keeps no database.
+    the same answer: hypothesis is seeded and keeps no database. `on_game(shrinking)`, if
+    given, is called after each game played (`shrinking` once a failure was found: the
+    games then played are hypothesis's attempts at a smaller one), for a progress bar.
     """
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings, strategies as st
     from hypothesis import seed as hyp_seed
@@ -123,6 +125,9 @@ def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep:
             last["failure"] = Failure(f.prop, str(f), f.step, n, dict(opts), game_seed, list(f.taken),
                                       f.failed_decision, f.detail)
             raise
+        finally:
+            if on_game is not None:
+                on_game("failure" in last)
 
     try:
         with _hypothesis_home():

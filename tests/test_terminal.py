@@ -1,0 +1,72 @@
+"""What people see at a real terminal (a pseudo-terminal, through pexpect), and what pipes get.
+
+At a terminal: colour, and a live progress bar on long work. Through a pipe, with NO_COLOR or
+with --no-color: no colour; through a pipe, not one escape sequence. Styled text still passes
+the sanitizer: an escape sequence written in a rule file is shown escaped, never obeyed.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GREEN = "\x1b[32m"
+ESC = "\x1b"
+
+
+def terminal(argv, env=None, cwd=None, size=(30, 100), timeout=120) -> str:
+    """Run `rulecraft ARGV` at a pseudo-terminal of `size` (rows, columns); all it showed."""
+    environment = {**os.environ, "TERM": "xterm-256color", "RULECRAFT_DEBUG": "0"}
+    environment.pop("NO_COLOR", None)
+    environment.pop("FORCE_COLOR", None)
+    environment.update(env or {})
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", *argv], env=environment, cwd=cwd,
+                          dimensions=size, encoding="utf-8", timeout=timeout)
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.before
+
+
+def piped(argv, env=None, cwd=None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, **(env or {})}
+    environment.pop("NO_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "rulecraft", *argv], capture_output=True, text=True,
+                          env=environment, cwd=cwd, timeout=300)
+
+
+def test_colour_at_a_terminal_none_in_a_pipe():
+    shown = terminal(["check", "games/blackmore.rules"], cwd=ROOT)
+    assert GREEN in shown and "games/blackmore.rules: ok" in shown
+    result = piped(["check", "games/blackmore.rules"], cwd=ROOT)
+    assert result.stdout == "games/blackmore.rules: ok\n" and ESC not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("how", ["NO_COLOR", "--no-color"])
+def test_no_color_is_honoured(how):
+    env, flag = ({"NO_COLOR": "1"}, []) if how == "NO_COLOR" else ({}, ["--no-color"])
+    shown = terminal(["check", "games/blackmore.rules", *flag], env=env, cwd=ROOT)
+    assert "games/blackmore.rules: ok" in shown and "\x1b[3" not in shown      # no foreground colour
+
+
+def test_the_exploration_shows_a_progress_bar_at_a_terminal_only(tmp_path):
+    argv = ["test", "blackmore", "--explore", "30", "--players", "2", "--shallow"]
+    shown = terminal(argv, cwd=tmp_path)
+    assert "exploring" in shown and "/120" in shown and "left" in shown          # the bar: counts, time left
+    assert "ok  2 players, wheel=descending, hand_size=6" in shown and "10 passed, 0 failed" in shown
+    result = piped(argv, cwd=tmp_path)
+    assert result.returncode == 0 and ESC not in result.stdout + result.stderr
+    assert "/120" not in result.stdout + result.stderr and result.stderr == ""
+
+
+def test_styled_text_from_a_rule_file_is_still_sanitized(tmp_path):
+    rules = tmp_path / "evil.rules"
+    rules.write_text('game "Evil"\nplayers 2\nrule play:\n    pass\nscore p = 0\n'
+                     'scenario clear "\x1b[2J\x1b]0;owned\x07":\n    players 2\n    expect true\n')
+    shown = terminal(["test", str(rules), "--explore", "1"], cwd=tmp_path)
+    assert "ok  clear — \\x1b[2J\\x1b]0;owned\\x07" in shown
+    assert "\x1b[2J" not in shown and "\x1b]0;" not in shown
