@@ -70,3 +70,46 @@ def test_styled_text_from_a_rule_file_is_still_sanitized(tmp_path):
     shown = terminal(["test", str(rules), "--explore", "1"], cwd=tmp_path)
     assert "ok  clear — \\x1b[2J\\x1b]0;owned\\x07" in shown
     assert "\x1b[2J" not in shown and "\x1b]0;" not in shown
+
+
+# ------------------------------------------------------------------ the play view (issue 15, item 2)
+ANSI = __import__("re").compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+ROWS, COLUMNS = 30, 100
+
+
+def screens(game: str, decisions: int, *argv) -> list[list[str]]:
+    """Play `decisions` decisions of `game` at seat 1 of a 30 × 100 terminal (always option 1); the
+    lines shown between one prompt and the next, without escape sequences."""
+    environment = {**os.environ, "TERM": "xterm-256color"}
+    environment.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", "play", game, "--seat", "1", "--seed", "4", *argv],
+                          env=environment, dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=120)
+    shown = []
+    for _ in range(decisions):
+        if child.expect([r"Player \d> ", pexpect.EOF]) == 1:
+            break
+        shown.append(ANSI.sub("", child.before).replace("\r", "").split("\n"))
+        child.sendline("1")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    return shown
+
+
+@pytest.mark.parametrize("game", ["blackmore", "weird-sisters", "three-sisters", "three-sisters-solo",
+                                  "three-sisters-weather", "three-sisters-solo-weather"])
+def test_every_decision_screen_fits_a_terminal_of_30_rows_and_100_columns(game):
+    shown = screens(game, 10, *(["-n", "4"] if game in ("three-sisters", "three-sisters-weather", "blackmore") else []))
+    assert len(shown) >= 5
+    for lines in shown[1:]:                       # the first also holds the game's opening lines
+        lines = lines[1:]                         # the answer typed at the last prompt, on its line
+        assert len(lines) + 1 <= ROWS, "\n".join(lines)            # + the prompt's line
+        assert max(len(line) for line in lines) <= COLUMNS, "\n".join(lines)
+        assert any(line.startswith("=== your decision") for line in lines)
+
+
+def test_the_play_view_marks_what_changed_and_folds_the_others_moves():
+    shown = screens("blackmore", 4, "-n", "4")
+    later = "\n".join(shown[1])
+    assert "\n» " in later                                              # what changed since the last screen
+    assert "\n  your hand: " in "\n".join(shown[0]) and "» " not in "\n".join(shown[0])
+    assert "trump " in later and "on the table: " in later

@@ -119,8 +119,8 @@ def test_replay_step_shows_each_decision_as_a_player_sees_it(planted, capsys):
     assert code == 1
     for k in (1, 2, 3):
         assert f"── decision {k} of 3 · as Player " in out
-    assert "(you)" in out and "hidden cards" in out          # the own hand shown, the others' hidden
-    assert "deck: 41 hidden cards" in out
+    assert "your hand: " in out and "(you): 6 cards in hand" in out     # the own hand shown; the others' counted
+    assert "deck 41 cards" in out                                        # the game's sheet
     assert "── after decision 3, where it fails" in out
     assert out.rstrip().splitlines()[-1].startswith("FAILURE: invariant 'full_hands' breaks after decision 3")
 

@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play interactively against agents", description=(
         "Play GAME at the seat(s) given by --seat; agents take the other seats. Before each of your "
-        "decisions you see only what your seat may see, then numbered options. At the prompt you may also "
-        "type 'help', 'view', 'save FILE' or 'quit'."))
+        "decisions you see what happened since your last one, then only what your seat may see (lines marked » "
+        "changed), then numbered options: answer with a number, a label or the start of one. At the prompt you "
+        "may also type 'rules', 'view', 'log', 'undo', 'save FILE', 'quit' or 'help'."))
     play.add_argument("game", metavar="GAME", nargs="?", help=GAME_HELP + " (not needed with --load)")
     play.add_argument("--seat", metavar="K", help="your seat, 1-based (default 1); several: --seat 1,2; "
                                                    "everyone at this keyboard (hot seat): --seat all")
@@ -79,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--load", metavar="FILE", help="resume a game saved with --save or 'save FILE' "
                       "(same seats and agents unless --seat/--agents say otherwise; add --save to keep saving)")
     play.add_argument("--log", metavar="FILE", help="write the transcript to FILE when the game ends")
+    play.add_argument("--ask-forced", action="store_true", help=(
+        "ask even when a decision has one option only (by default it is taken for you, and said so)"))
 
     check = sub.add_parser("check", help="parse and check rule files", description=(
         "Parse and check each FILE, printing every error with its file:line:col. "

@@ -1,10 +1,13 @@
 """`rulecraft play`: people at some seats, agents at the others.
 
-Before each of a person's decisions the screen shows only what that seat may
-see (engine.views) and the numbered legal options. At the prompt a person may
-also type `help`, `view`, `save FILE` or `quit`. With `--save FILE` the game is
-saved after every decision, so leaving at any point leaves a game that
-`--load FILE` resumes exactly (agents included: their chance is replayed).
+Before each of a person's decisions the screen (cli/screen.py) shows what happened since
+they last decided, then only what their seat may see (engine.views), marking what changed,
+and the numbered legal options. An option is chosen by its number, its label, or the start
+of its label in any case. A decision with one option is taken without asking (and said so),
+unless `--ask-forced`. At the prompt a person may also type `rules`, `view`, `log`, `undo`,
+`save FILE`, `quit` or `help`. With `--save FILE` the game is saved after every decision, so
+leaving at any point leaves a game that `--load FILE` resumes exactly (agents included: their
+chance is replayed).
 """
 from __future__ import annotations
 
@@ -14,19 +17,30 @@ from ..agents.human import HumanAgent
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
-from . import common, show
+from . import common, rulesummary, screen, show, terminal
 
 HELP = """\
-Answer with an option's number (or its exact text). Other commands:
-  view        show the table again, as your seat sees it
+Answer with an option's number, its text, or the start of its text (any case). Other commands:
+  rules       the game: its options, components and sections ('rules all': the whole opening comment)
+  view        the whole table again, as your seat sees it (others' sheets in full)
+  log         what you were told so far
+  undo        take back the last decision made at this keyboard (and the agents' after it),
+              when nothing hidden was revealed and no chance spoke since
   save FILE   save the game to FILE (resume with: rulecraft play --load FILE)
   quit        leave the game (it is saved first if you started with --save)
   help        this text
-Cards in a zone are listed bottom to top."""
+Lines marked » changed since your last decision. Cards in a zone are listed bottom to top."""
+COMMANDS = ("rules", "view", "show", "look", "log", "undo", "save", "quit", "exit", "q", "help", "h", "?")
+LOG_LINES = 60
+TITLE, CHANGED, NEWS_DECISION, NOTE = "bold", "yellow", "dim", "italic"
 
 
 class Quit(Exception):
     """The person asked to leave the game."""
+
+
+class _Undone(Exception):
+    """The person took back a decision: the game goes on from the rebuilt session."""
 
 
 def cmd_play(args) -> int:
@@ -70,48 +84,74 @@ def _resume(args):
         kinds = ["human" if i in humans else ("random" if k == "human" else k) for i, k in enumerate(kinds)]
     elif "human" not in kinds:
         kinds[0] = "human"
-    agents = common.make_agents(kinds, data["seed"])
-
-    def replay_chance(session, _index, _option_id):
-        # an agent's own random draws continue where they were when the game was saved
-        agent = agents[session.to_move]
-        if agent is not None:
-            agent.choose(session)
-
-    session = records.restore(data, common.load_program, name=args.load, on_decision=replay_chance,
-                              warn=common.warn)
+    session, agents = _replayed(data, kinds, args.load, warn=common.warn)
     records.verify_state(data, session, args.load)
     session.drain_narration()
     return session, kinds, agents
 
 
+def _replayed(data: dict, kinds: list[str], name: str, upto=None, warn=None, program=None):
+    """The session a record describes, and fresh agents whose own random draws are where they were
+    at its end (each agent's choice at its recorded decisions is made again)."""
+    agents = common.make_agents(kinds, data["seed"])
+
+    def replay_chance(session, _index, _option_id):
+        agent = agents[session.to_move]
+        if agent is not None:
+            agent.choose(session)
+
+    load = common.load_program if program is None else (lambda _ref: program)
+    session = records.restore(data, load, name=name, on_decision=replay_chance, upto=upto, warn=warn)
+    return session, agents
+
+
 class _Game:
     def __init__(self, args, session, kinds, agents):
         self.args = args
-        self.session = session
         self.kinds = kinds
         self.agents = agents
         self.humans = [i for i, k in enumerate(kinds) if k == "human"]
         # one person at the table is told what their seat may see; at a hot seat the screen is everyone's,
         # and what only one player may know waits for their turn
-        hot_seat = len(self.humans) > 1
-        self.account = show.Account(session, viewer=observe.PUBLIC if hot_seat else self.humans[0],
-                                    keep_for=self.humans if hot_seat else ())
+        self.hot_seat = len(self.humans) > 1
+        self.screen = screen.Screen()
+        self.log: list[str] = []
+        self.news: list[str] = []
+        self._attach(session)
         self.seat_now = None
+
+    def _attach(self, session, told_already: bool = False) -> None:
+        """Follow `session` (a new game, a resumed one — whose story so far is news — or one rebuilt by
+        undo, whose events were told already)."""
+        self.session = session
+        viewer = observe.PUBLIC if self.hot_seat else self.humans[0]
+        self.account = show.Account(session, viewer=viewer, keep_for=self.humans if self.hot_seat else (),
+                                    sink=self._told)
+        if told_already:
+            self.account.read = len(session.events)
+
+    def _told(self, kind: str, line: str) -> None:
+        self.news.append((kind, line))
+        self.log.append(line)
 
     # ---------------------------------------------------------------- loop
     def play(self) -> int:
-        s = self.session
-        resumed = f", resumed from {self.args.load} after {len(s.history)} decisions" if self.args.load else ""
-        for line in show.header(s, show.seats_text(s, self.kinds), resumed, seed_shown=False):
-            print(line)
+        resumed = (f", resumed from {self.args.load} after {len(self.session.history)} decisions"
+                   if self.args.load else "")
+        for line in show.header(self.session, show.seats_text(self.session, self.kinds), resumed, seed_shown=False):
+            terminal.echo(line, TITLE)
         print("Type 'help' at your prompt for commands.")
         try:
             self._autosave()
-            while not s.over:
+            while not self.session.over:
+                s = self.session
                 who = s.to_move
                 agent = self.agents[who]
-                choice = self._ask(who) if agent is None else agent.choose(s)
+                try:
+                    choice = self._ask(who) if agent is None else agent.choose(s)
+                except _Undone:
+                    self._autosave()
+                    continue
                 s.take(choice)
                 self.account.flush()
                 self._autosave()
@@ -126,42 +166,97 @@ class _Game:
             self._autosave()
             raise
         self.account.flush()
-        for line in show.result_lines(s):
-            print(line)
+        self._print_news(None)
+        for line in show.result_lines(self.session):
+            terminal.echo(line, TITLE if line.startswith(("Final", "Winner")) else None)
         if self.args.log:
-            records.write(self.args.log, s, "transcript", {"agents": self.kinds})
+            records.write(self.args.log, self.session, "transcript", {"agents": self.kinds})
         return 0
 
+    def _size(self):
+        """(columns, rows) of the terminal, or (None, None) when the output is not one."""
+        out = terminal.console()
+        if not out.is_terminal:
+            return None, None
+        return out.width, out.height
+
     def _ask(self, who: int) -> int:
+        s = self.session
         self.account.flush()
-        name = self.session.state.names[who]
+        name = s.state.names[who]
+        options = s.legal()
+        width, height = self._size()
+        if len(options) == 1 and not self.args.ask_forced:
+            # told with the news of the next screen (the screen is everyone's at a hot seat: not named there)
+            self._told("note", f"({name} has one option only; it is taken)" if self.hot_seat
+                       else f"(your only option, taken for you: {options[0].label})")
+            return options[0].id
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
+            self._print_news(None if height is None else height - 2, width)
             input(f"Pass the keyboard to {name}, then press Enter. ")
             print("\n" * 40)
         self.seat_now = who
+        private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
+        view = self._view_lines(who, width, compact=True)
+        labels = [o.label for o in options]
+        opts = screen.option_lines(labels, width)
+        room = None if height is None else max(3, height - len(view) - len(opts) - len(private) - 4)
+        self._print_news(room, width)
         print()
-        print(f"=== {name}, your decision ===" if len(self.humans) > 1 else f"=== your decision ({name}) ===")
-        for line in self.account.told_only_to(who):
-            print(f"  (to you) {line}")
-        self._show_view(who)
-        agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ")
-        return agent.choose(self.session)
+        terminal.echo(f"=== {name}, your decision ===" if self.hot_seat else f"=== your decision ({name}) ===", TITLE)
+        for line in private:
+            terminal.echo(f"  {line}", CHANGED)
+        for line, changed in view:
+            terminal.echo(line, CHANGED if changed else None)
+        agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ", commands=COMMANDS,
+                           show_options=lambda _options: self._print_options(opts))
+        return agent.choose(s)
 
-    def _show_view(self, who: int) -> None:
+    def _view_lines(self, who: int, width, compact: bool, mark: bool = True):
         m = self.session.state
-        for line in show.view_lines(views.view(m, who), m.names[who]):
-            print("  " + line)
+        lines = show.view_lines(views.view(m, who), m.names[who], others_in_full=not compact)
+        if not mark:
+            return [(part, False) for line in lines for part in screen.wrap(line, width, screen.SAME)]
+        return self.screen.view(who, lines, width)
+
+    def _print_news(self, room, width=None) -> None:
+        news = screen.fold_decisions(self.news, width)
+        self.news = []
+        wrapped = [part for line in news for part in screen.wrap(line, width)]
+        for line in screen.fit_news(wrapped, room):
+            decision = line.startswith(screen.DECISION) or line.startswith("…")
+            terminal.echo(line, NEWS_DECISION if decision else None)
+
+    @staticmethod
+    def _print_options(lines) -> None:
+        for line in lines:
+            print(line)
 
     # ------------------------------------------------------------ commands
     def _command(self, text: str, session) -> bool:
         word, _, rest = text.partition(" ")
         word = word.lower()
+        width, _height = self._size()
         if word in ("help", "?", "h"):
             print(HELP)
         elif word in ("view", "show", "look"):
-            self._show_view(self.seat_now)
-            HumanAgent(write=print).list_options(session.legal())
+            for line, _ in self._view_lines(self.seat_now, width, compact=False, mark=False):
+                print(line)
+            self._print_options(screen.option_lines([o.label for o in session.legal()], width))
+        elif word == "rules":
+            everything = rest.strip().lower() == "all"
+            for line in rulesummary.summary(session.program, session.options, everything):
+                for part in screen.wrap(line, width):
+                    print(part)
+        elif word == "log":
+            shown = self.log[-LOG_LINES:]
+            if len(self.log) > len(shown):
+                print(f"(the last {len(shown)} of {len(self.log)} lines)")
+            for line in shown:
+                print(line)
+        elif word == "undo":
+            self._undo()
         elif word == "save":
             path = rest.strip()
             if not path:
@@ -174,6 +269,31 @@ class _Game:
         else:
             return False
         return True
+
+    def _undo(self) -> None:
+        """Take back the last decision made at this keyboard, if doing so reveals nothing (see HELP)."""
+        s = self.session
+        mine = [i for i, d in enumerate(s.history) if d.player in self.humans]
+        if not mine:
+            print("nothing to undo: no decision was made at this keyboard yet")
+            return
+        k = mine[-1]
+        seat = s.history[k].player
+        data = records.session_record(s, "transcript")
+        before, agents = _replayed(data, self.kinds, "the game", upto=k, program=s.program)
+        if len(before.chance) != len(s.chance):
+            print("cannot undo: chance has spoken since that decision (a shuffle or a draw)")
+            return
+        if _seen_cards(s.state, seat) - _seen_cards(before.state, seat):
+            print(f"cannot undo: since that decision {s.state.names[seat]} has seen cards that were hidden")
+            return
+        taken = len(s.history) - k
+        self.agents = agents
+        self._attach(before, told_already=True)
+        self.news = []
+        print(f"undone: {taken} decision{'s' if taken != 1 else ''} taken back; "
+              f"{before.state.names[seat]} decides again")
+        raise _Undone()
 
     def _write_save(self, path: str) -> None:
         records.write(path, self.session, "save", {"agents": self.kinds})
@@ -194,3 +314,8 @@ class _Game:
             print(f"rulecraft: error: {where}", file=sys.stderr)
         else:
             print(where)
+
+
+def _seen_cards(m, seat: int) -> set[int]:
+    """The cards `seat` may see where they lie now."""
+    return {c for inst, cards in enumerate(m.zones) if views.can_see(m, inst, seat) for c in cards}

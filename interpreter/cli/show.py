@@ -15,10 +15,11 @@ class Account:
     where what only one player may know is kept for their turn: `keep_for`).
     """
 
-    def __init__(self, session, quiet: bool = False, write=print, viewer=None, keep_for=()):
+    def __init__(self, session, quiet: bool = False, write=print, viewer=None, keep_for=(), sink=None):
         self.session = session
         self.quiet = quiet
         self.write = write
+        self.sink = sink          # if given, sink(kind, line) receives each line instead, with its event's kind
         self.viewer = viewer
         self.read = 0                                     # how far the session's events are printed
         self.kept = {seat: [] for seat in keep_for}
@@ -32,7 +33,11 @@ class Account:
                 continue
             text = observe.event_text(self.session, event, viewer)
             if text is not None and not self.quiet:
-                self.write(("  " if event[0] == "decision" else "") + text)
+                line = ("  " if event[0] == "decision" else "") + text
+                if self.sink is not None:
+                    self.sink(event[0], line)
+                else:
+                    self.write(line)
             if event[0] == "say":
                 for seat, lines in self.kept.items():
                     own = observe.event_text(self.session, event, seat)
@@ -104,18 +109,20 @@ def _cards(shown) -> str:
     return ", ".join(shown) if shown else "empty"
 
 
-def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
+def view_lines(view: dict, viewer_name: str | None = None, others_in_full: bool = True) -> list[str]:
     """A player's view (engine.views.view) as text: zones, then variables. Cards are listed bottom to top.
 
-    A game with a sheet shows its table in its own words, so only the viewer's own zones
-    (a hand, which a public sheet cannot show) are listed beside it."""
+    A game with a sheet shows its table in its own words, so beside it only the viewer's own
+    private zones are listed (their hand, which a public sheet cannot show), and a player's sheet
+    of one line is shown on their name's line. Without `others_in_full` the other players' sheets
+    are cut to their first line (the play screen's compact view)."""
     lines = []
     sheet = view.get("sheet")
     for zone, entry in view["zones"].items():
         if sheet and viewer_name is not None:
-            if not (isinstance(entry, dict) and viewer_name in entry):
-                continue
-            entry = {viewer_name: entry[viewer_name]}
+            if _private_to(entry, viewer_name):
+                lines.append(f"your {_human(zone)}: {_cards(entry[viewer_name])}")
+            continue
         if isinstance(entry, dict) and "hidden" not in entry:       # one per player or team
             lines.append(f"{_human(zone)}:")
             for owner, shown in entry.items():
@@ -128,7 +135,12 @@ def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
         for owner, rows in sheet["players"].items():
             if not rows:
                 continue
-            mark = " (you)" if owner == viewer_name else ""
+            mine = owner == viewer_name
+            mark = " (you)" if mine else ""
+            if len(rows) == 1 or not (mine or others_in_full or viewer_name is None):
+                more = "" if len(rows) == 1 else f"  (+{len(rows) - 1} lines: 'view')"
+                lines.append(f"{owner}{mark}: {rows[0]}{more}")
+                continue
             lines.append(f"{owner}{mark}:")
             lines.extend(f"  {row}" for row in rows)
     for var, value in view["vars"].items():
@@ -137,6 +149,16 @@ def view_lines(view: dict, viewer_name: str | None = None) -> list[str]:
         else:
             lines.append(f"{_human(var)}: {value}")
     return lines
+
+
+def _private_to(entry, viewer_name: str) -> bool:
+    """Is this zone one per player whose viewer's copy they see and (some of) the others' they do not?"""
+    if not (isinstance(entry, dict) and "hidden" not in entry and viewer_name in entry):
+        return False
+    if not isinstance(entry[viewer_name], list):
+        return False
+    others = [shown for owner, shown in entry.items() if owner != viewer_name]
+    return not others or any(isinstance(shown, dict) for shown in others)
 
 
 def game_card(name: str, program) -> list[str]:

@@ -1,0 +1,101 @@
+"""The screen before a person's decision in `rulecraft play`, laid out for people.
+
+From top to bottom: what happened since the seat last decided (the news: narration, and the
+others' decisions folded several to a line), a title, the seat's view (engine.views through
+show.view_lines, in its compact form) with every line that changed since the seat's last
+screen marked `»`, then the numbered options, in columns when there are many. At a terminal
+the screen fits its size: long lines wrap with an indent and, when the news would not fit,
+only its latest lines are shown with a note that `log` has them all. In a pipe nothing is
+wrapped or cut. Nothing here knows a game, and every word shown comes from the seat's view
+and the events as told to that seat.
+"""
+from __future__ import annotations
+
+import textwrap
+
+CHANGED = "» "
+SAME = "  "
+DECISION = "  "                   # the indent that marks a decision line in the news (show.Account)
+
+
+def fold_decisions(lines: list[tuple[str, str]], width: int | None) -> list[str]:
+    """The news, (kind, line) pairs, as lines: runs of decisions ("  Player 2: let it pass") joined
+    by " · " into as few lines as fit."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def close():
+        if not run:
+            return
+        if width is None:
+            out.extend(DECISION + r for r in run)
+        else:
+            line = ""
+            for item in run:
+                if line and len(DECISION) + len(line) + 3 + len(item) > width:
+                    out.append(DECISION + line)
+                    line = ""
+                line = f"{line} · {item}" if line else item
+            out.append(DECISION + line)
+        run.clear()
+    for kind, line in lines:
+        if kind == "decision":
+            run.append(line[len(DECISION):])
+        else:
+            close()
+            out.append(line)
+    close()
+    return out
+
+
+def wrap(line: str, width: int | None, indent: str = "") -> list[str]:
+    """One line as it shows at `width` columns: wrapped with a hanging indent (None: as it is)."""
+    if width is None or len(indent) + len(line) <= width:
+        return [indent + line]
+    lead = len(line) - len(line.lstrip(" "))
+    return textwrap.wrap(line, width=width, initial_indent=indent, subsequent_indent=indent + " " * (lead + 4),
+                         break_on_hyphens=False, drop_whitespace=True) or [indent]
+
+
+def option_lines(labels: list[str], width: int | None) -> list[str]:
+    """The numbered options: one a line, or in columns (read down) when they fit side by side."""
+    cells = [f"{i:2d}. {label}" for i, label in enumerate(labels, 1)]
+    if width is None or len(cells) < 6:
+        return [f"  {c}" for c in cells]
+    cell = max(len(c) for c in cells) + 3
+    columns = max(1, min(4, (width - 2) // cell))
+    if columns == 1:
+        return [f"  {c}" for c in cells]
+    rows = -(-len(cells) // columns)
+    out = []
+    for r in range(rows):
+        row = [cells[r + k * rows] for k in range(columns) if r + k * rows < len(cells)]
+        out.append("  " + "".join(c.ljust(cell) for c in row).rstrip())
+    return out
+
+
+class Screen:
+    """One seat's decision screens, remembering what the seat last saw (to mark what changed)."""
+
+    def __init__(self):
+        self.last_seen: dict = {}          # seat -> the view lines of its last screen
+
+    def view(self, seat, lines: list[str], width: int | None, mark: bool = True) -> list[tuple[str, bool]]:
+        """The view's lines, each with whether it changed since this seat's last screen (then marked)."""
+        before = self.last_seen.get(seat)
+        self.last_seen[seat] = list(lines)
+        out = []
+        for line in lines:
+            changed = mark and before is not None and line not in before
+            for k, part in enumerate(wrap(line, width, CHANGED if changed else SAME)):
+                out.append((part if k == 0 or not changed else SAME + part[len(SAME):], changed))
+        return out
+
+
+def fit_news(news: list[str], room: int | None) -> list[str]:
+    """The news, cut to its latest `room` lines (with a note saying how many are left out)."""
+    if room is None or len(news) <= room:
+        return news
+    keep = max(1, room - 1)
+    left = len(news) - keep
+    return [f"… {left} earlier line{'s' if left != 1 else ''}: type 'log' to read them"] + news[-keep:]

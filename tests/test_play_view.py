@@ -1,0 +1,155 @@
+"""`rulecraft play` for people (issue 15, item 2): answers by label prefix in any case, a forced
+option taken without asking, `rules`, `log` and `undo`, and the screen's parts (cli/screen.py).
+The checks at a real terminal (sizes, colour) are in test_terminal.py."""
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.agents.human import match
+from rulecraft.cli import screen
+from rulecraft.cli.main import main
+
+
+class Keyboard:
+    def __init__(self, answers, then=None):
+        self.answers = list(answers)
+        self.then = then
+        self.prompts = []
+
+    def __call__(self, prompt=""):
+        self.prompts.append(prompt)
+        if self.answers:
+            return self.answers.pop(0)
+        if self.then is None:
+            raise EOFError
+        return self.then
+
+
+def play(capsys, monkeypatch, answers, *argv, then=None):
+    kb = Keyboard(answers, then)
+    monkeypatch.setattr("builtins.input", kb)
+    code = main(["play", *argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err, kb
+
+
+class Option:
+    def __init__(self, label):
+        self.label = label
+        self.id = label
+
+
+OPTIONS = [Option(x) for x in ("play Blue 7", "play Blue 8", "put Red 4 on the trump stack", "keep the trump")]
+
+
+@pytest.mark.parametrize("answer, chosen", [
+    ("2", "play Blue 8"), ("play Blue 7", "play Blue 7"), ("PLAY BLUE 7", "play Blue 7"),
+    ("put", "put Red 4 on the trump stack"), ("Keep", "keep the trump"), ("play blue 8", "play Blue 8"),
+])
+def test_an_answer_names_one_option(answer, chosen):
+    found, why = match(answer, OPTIONS)
+    assert [o.label for o in found] == [chosen] and why == ""
+
+
+@pytest.mark.parametrize("answer, why", [
+    ("play", "'play' starts 2 options ('play Blue 7', 'play Blue 8')"), ("9", "there is no option 9"),
+    ("fold", ""), ("", ""),
+])
+def test_an_answer_that_names_no_single_option(answer, why):
+    found, said = match(answer, OPTIONS)
+    assert len(found) != 1 and said == why
+
+
+def test_an_ambiguous_prefix_is_explained_and_asked_again(capsys, monkeypatch):
+    code, out, _, kb = play(capsys, monkeypatch, ["PLAY", "quit"], "blackmore", "--seed", "2", "-n", "3")
+    assert code == 0 and "'PLAY' starts 6 options ('play " in out and len(kb.prompts) == 2
+
+
+def test_a_label_prefix_in_any_case_is_taken(capsys, monkeypatch, tmp_path):
+    code, out, _, _ = play(capsys, monkeypatch, ["PLAY B", "quit"], "examples/nim.rules", "--seed", "1",
+                           "--agents", "random,random", "--seat", "1")
+    # Nim: "take 1", "take 2", "take 3": a prefix that fits none is asked again
+    assert "please answer with a number" in out
+    code, out, _, _ = play(capsys, monkeypatch, ["TAKE 2", "quit"], "examples/nim.rules", "--seed", "1",
+                           "--agents", "random,random", "--seat", "1")
+    assert "  Player 1: take 2" in out
+
+
+def test_a_forced_decision_is_taken_and_said(capsys, monkeypatch):
+    code, out, _, kb = play(capsys, monkeypatch, [], "blackmore", "--seed", "3", "-n", "2", "--set", "hand_size=1",
+                            then="1")
+    assert code == 0 and "(your only option, taken for you: play " in out
+    asked = len(kb.prompts)
+    code, out, _, kb = play(capsys, monkeypatch, [], "blackmore", "--seed", "3", "-n", "2", "--set", "hand_size=1",
+                            "--ask-forced", then="1")
+    assert code == 0 and "your only option" not in out and len(kb.prompts) > asked
+
+
+def test_rules_tells_the_game_from_its_file(capsys, monkeypatch):
+    code, out, _, _ = play(capsys, monkeypatch, ["rules", "rules all", "quit"], "blackmore", "--seed", "2",
+                           "--set", "wheel=ascending")
+    assert code == 0
+    assert "The Witches of Blackmore (2 to 6 players) — games/blackmore.rules" in out
+    assert "  wheel = ascending  (one of descending | ascending; default descending) — the side of" in out
+    assert "components: 54 cards; zones: deck (face down), trump stack (face up), each player's hand (seen by its owner)" in out
+    assert "sections of games/blackmore.rules: Components · Card ranking · Setup · Gameplay" in out
+    assert "(… 'rules all' prints the whole opening comment)" in out
+    assert " 7. The winner may put any card of the contest" in out               # `rules all`
+
+
+def test_log_repeats_what_the_seat_was_told(capsys, monkeypatch):
+    code, out, _, _ = play(capsys, monkeypatch, ["1", "log", "quit"], "blackmore", "--seed", "2", "-n", "2")
+    assert code == 0 and "The trump is " in out.split("=== your decision")[-1]    # the log, after the last screen
+
+
+def test_undo_takes_back_a_hot_seat_decision(capsys, monkeypatch, tmp_path):
+    argv = ["blackmore", "--seed", "5", "--seat", "all", "-n", "2", "--log", "game.yaml"]
+    monkeypatch.chdir(tmp_path)
+    code, out, _, kb = play(capsys, monkeypatch, ["1", "undo", "2"], *argv, then="1")
+    assert code == 0 and "undone: 1 decision taken back; Player 2 decides again" in out
+    first_three = kb.prompts[:3]
+    assert first_three[0] == first_three[2] != first_three[1]      # asked again, the same player
+    from ruamel.yaml import YAML
+    decisions = YAML(typ="safe").load((tmp_path / "game.yaml").read_text())["decisions"]
+    assert decisions[0]["label"] == out.split("=== Player 2, your decision ===")[1].split("\n   2. ")[1].split("\n")[0]
+
+
+def test_undo_refuses_when_hidden_cards_were_seen(capsys, monkeypatch):
+    code, out, _, _ = play(capsys, monkeypatch, ["1", "1", "undo", "quit"], "blackmore", "--seed", "5", "-n", "3")
+    assert "cannot undo: since that decision Player 1 has seen cards that were hidden" in out
+
+
+def test_undo_with_nothing_to_undo(capsys, monkeypatch):
+    code, out, _, _ = play(capsys, monkeypatch, ["undo", "quit"], "blackmore", "--seed", "5", "-n", "3")
+    assert "nothing to undo: no decision was made at this keyboard yet" in out
+
+
+# ------------------------------------------------------------------ the screen's parts
+def test_decisions_fold_to_the_width_and_narration_stays():
+    news = [("decision", "  Player 2: let it pass"), ("decision", "  Player 4: let it pass"),
+            ("say", "  an indented line of narration"), ("decision", "  Player 6: let it pass")]
+    assert screen.fold_decisions(news, 60) == ["  Player 2: let it pass · Player 4: let it pass",
+                                                "  an indented line of narration", "  Player 6: let it pass"]
+    assert screen.fold_decisions(news, 30)[:2] == ["  Player 2: let it pass", "  Player 4: let it pass"]
+    assert screen.fold_decisions(news, None) == [line for _, line in news]
+
+
+def test_news_is_cut_to_its_latest_lines():
+    news = [f"line {i}" for i in range(10)]
+    assert screen.fit_news(news, 4) == ["… 7 earlier lines: type 'log' to read them", "line 7", "line 8", "line 9"]
+    assert screen.fit_news(news, None) == news == screen.fit_news(news, 10)
+
+
+def test_many_options_are_laid_out_in_columns_read_down():
+    lines = screen.option_lines([f"take {k}" for k in range(1, 9)], 40)
+    assert lines == ["   1. take 1    5. take 5", "   2. take 2    6. take 6", "   3. take 3    7. take 7",
+                     "   4. take 4    8. take 8"]
+    assert len(screen.option_lines([f"take {k}" for k in range(1, 9)], None)) == 8
+
+
+def test_changed_lines_are_marked_from_the_second_screen_on():
+    s = screen.Screen()
+    assert s.view(0, ["a", "b"], None) == [("  a", False), ("  b", False)]
+    assert s.view(0, ["a", "c"], None) == [("  a", False), ("» c", True)]
+    assert s.view(1, ["a", "c"], None) == [("  a", False), ("  c", False)]     # each seat its own
