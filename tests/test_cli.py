@@ -366,8 +366,8 @@ def test_play_shows_only_what_the_seat_may_see(capsys, monkeypatch):
     assert "\n  your hand: " in first and f"\n  {me} (you): 6 cards in hand · 0 cards won" in first
     assert f"\n  {other}: 6 cards in hand · 0 cards won" in first      # the others' hands: only how many
     assert "trump " in first and "deck 41 cards" in first             # the game's sheet
-    # the last card of a hand is played without asking (the screen is everyone's: it is not named)
-    assert "has one option only; it is taken" in out
+    # at a hot seat a forced decision is asked too: that a player had no choice is not shown to the table
+    assert "your only option" not in out
     # the seed would let anyone replay the shuffle: players at the table are not shown it
     assert out.startswith("The Witches of Blackmore: 2 players, seed kept secret") and "seed 8" not in out
     # hot seat: both seats are asked

@@ -92,8 +92,8 @@ def test_play_shows_a_seat_only_what_it_may_know(rules_file, capsys, monkeypatch
 def test_a_hot_seat_screen_shows_what_all_may_see_and_keeps_the_rest_for_its_owner(rules_file, capsys, monkeypatch):
     answers = iter(["1"] * 10)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    # asked even with one option: the lines kept for Player 2 are shown at its (forced) decision
-    assert main(["play", str(rules_file(GIFT)), "--seat", "all", "--seed", "1", "--ask-forced"]) == 0
+    # a hot seat asks even a decision with one option: the lines kept for Player 2 are shown there
+    assert main(["play", str(rules_file(GIFT)), "--seat", "all", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "  Player 1: give a Gem to Player 2" in out          # the shared screen
     assert "(to you) Player 2 now holds gem " in out            # at Player 2's turn, for Player 2

@@ -81,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
                       "(same seats and agents unless --seat/--agents say otherwise; add --save to keep saving)")
     play.add_argument("--log", metavar="FILE", help="write the transcript to FILE when the game ends")
     play.add_argument("--ask-forced", action="store_true", help=(
-        "ask even when a decision has one option only (by default it is taken for you, and said so)"))
+        "ask even when a decision has one option only (by default it is taken for you, and said so; "
+        "at a hot seat it is always asked)"))
 
     check = sub.add_parser("check", help="parse and check rule files", description=(
         "Parse and check each FILE, printing every error with its file:line:col. "

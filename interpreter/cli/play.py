@@ -4,7 +4,8 @@ Before each of a person's decisions the screen (cli/screen.py) shows what happen
 they last decided, then only what their seat may see (engine.views), marking what changed,
 and the numbered legal options. An option is chosen by its number, its label, or the start
 of its label in any case. A decision with one option is taken without asking (and said so),
-unless `--ask-forced`. At the prompt a person may also type `rules`, `view`, `log`, `undo`,
+unless `--ask-forced` or at a hot seat (where everyone would see that a player had no choice,
+which can tell what their hidden cards are). At the prompt a person may also type `rules`, `view`, `log`, `undo`,
 `save FILE`, `quit` or `help`. With `--save FILE` the game is saved after every decision, so
 leaving at any point leaves a game that `--load FILE` resumes exactly (agents included: their
 chance is replayed).
@@ -186,10 +187,10 @@ class _Game:
         name = s.state.names[who]
         options = s.legal()
         width, height = self._size()
-        if len(options) == 1 and not self.args.ask_forced:
-            # told with the news of the next screen (the screen is everyone's at a hot seat: not named there)
-            self._told("note", f"({name} has one option only; it is taken)" if self.hot_seat
-                       else f"(your only option, taken for you: {options[0].label})")
+        if len(options) == 1 and not self.args.ask_forced and not self.hot_seat:
+            # told with the news of the next screen. Not at a hot seat: there everyone would see that this
+            # player has one option only, which can tell what their hidden cards are
+            self._told("note", f"(your only option, taken for you: {options[0].label})")
             return options[0].id
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
