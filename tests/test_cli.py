@@ -496,7 +496,7 @@ def test_list_skips_what_is_not_a_regular_file(tmp_path, capsys):
     os.mkfifo(tmp_path / "x.rules")
     (tmp_path / "y.rules").write_text('game "Y"\nplayers 1\nrule play:\n    pass\n')
     code, out, _err = call(capsys, "list", str(tmp_path))
-    assert code == 0 and "Y (1 players)" in out and "x.rules" not in out
+    assert code == 0 and "Y (1 player)" in out and "x.rules" not in out
 
 
 @pytest.mark.parametrize("ref, words", [("secret.txt", "is not a .rules file"), ("a" * 5000 + ".rules", "is not a file name"),

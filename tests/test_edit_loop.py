@@ -94,13 +94,29 @@ def test_a_different_result_under_new_rules_is_said_not_refused(capsys, tmp_path
 
 def test_a_decision_no_longer_legal_is_named(capsys, tmp_path):
     (tmp_path / "pick.rules").write_text(PICK.replace("BUG", "1"))
+    from rulecraft.engine import records
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load_file
+    s = Session.start(load_file("pick.rules"), "pick.rules", 2, 5)
+    s.take_label("take 3")
+    records.write("game.yaml", s, "transcript")
+    (tmp_path / "pick.rules").write_text(PICK.replace("BUG", "1").replace("in 1..3", "in 1..2"))
+    code, out, err = run(capsys, "replay", "game.yaml")
+    lines = err.strip().splitlines()
+    assert code == 1 and lines[0].startswith(CHANGED) and len(lines) == 2
+    assert lines[1] == ("rulecraft: error: decision 1 in game.yaml ('take 3') is no longer legal under the current "
+                        "rules: Player 1 could only choose 'take 1', 'take 2'")
+
+
+def test_a_relabelled_option_is_taken_by_its_id_and_said(capsys, tmp_path):
+    (tmp_path / "pick.rules").write_text(PICK.replace("BUG", "1"))
     run(capsys, "run", "pick.rules", "--seed", "2", "--log", "game.yaml", "-q", "--agents", "first")
     (tmp_path / "pick.rules").write_text(PICK.replace("BUG", "1").replace('"take {k}"', '"pick {k}"'))
     code, out, err = run(capsys, "replay", "game.yaml")
     lines = err.strip().splitlines()
-    assert code == 1 and lines[0].startswith(CHANGED) and len(lines) == 2
-    assert lines[1] == ("rulecraft: error: decision 1 in game.yaml ('take 1') is no longer legal under the current "
-                        "rules: Player 1 could only choose 'pick 1', 'pick 2', 'pick 3'")
+    assert code == 0 and lines[0].startswith(CHANGED) and "verified, 2 decisions, each legal" in out
+    assert lines[1] == ("rulecraft: warning: decision 1 in game.yaml ('take 1') is taken as 'pick 1', the option "
+                        "with its id: no option has its label under the current rules")
 
 
 def test_options_renumbered_by_an_edit_are_found_by_their_labels(capsys, tmp_path):

@@ -348,7 +348,7 @@ def test_corrupt_transcripts_and_saves_are_one_sentence(capsys, tmp_path, tiny, 
     elif damage == "id out of range":
         path.write_text(re.sub(r"id: \d+, label: take chip \d", "id: 999999, label: take chip 9", text, count=1))
     elif damage == "other rules":
-        (tmp_path / "tiny.rules").write_text(TINY.replace('"take {c}"', '"grab {c}"'))
+        (tmp_path / "tiny.rules").write_text(TINY.replace("players 2", "players 3..4"))
         path.write_text(text)
     elif damage == "random bytes":
         path.write_bytes(bytes(range(256)) * 3)
@@ -364,7 +364,7 @@ def test_corrupt_transcripts_and_saves_are_one_sentence(capsys, tmp_path, tiny, 
     expected = {
         "truncated": "not a valid transcript or save", "wrong types": "'players' is missing or wrong",
         "id out of range": "is not legal at that point",
-        "other rules": "') is no longer legal under the current rules: Player 1 could only choose 'grab chip",
+        "other rules": "it says 2 players, but Tiny is for 3 to 4",
         "random bytes": "cannot read", "empty": "is not a rulecraft transcript or save",
         "a list": "is not a rulecraft transcript or save", "negative seed type": "'seed' is missing or wrong",
         "bad label": "says 'take chip 9'",

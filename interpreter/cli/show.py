@@ -164,7 +164,7 @@ def _private_to(entry, viewer_name: str) -> bool:
 def game_card(name: str, program) -> list[str]:
     """What `rulecraft list` prints for one game."""
     lo, hi = program.min_players, program.max_players
-    count = f"{lo} players" if lo == hi else f"{lo}-{hi} players"
+    count = f"{lo} player{'s' if lo != 1 else ''}" if lo == hi else f"{lo}-{hi} players"
     lines = [f"{name}: {program.title} ({count})"]
     for o in program.options:
         doc = f" - {o.doc}" if o.doc else ""

@@ -367,7 +367,7 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         if s.over:
             raise UserError(f"decision {i} in {name} comes after the end of the game"
                             + (" under the current rules" if changed else ""))
-        option_id = _recorded_option(s, d, i, name, changed)
+        option_id = _recorded_option(s, d, i, name, changed, warn)
         if on_decision is not None:
             on_decision(s, i, option_id)
         try:
@@ -380,25 +380,34 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
     return s
 
 
-def matching_option(legal: dict, d: dict):
+def matching_option(legal: dict, d: dict, renamed: bool = False):
     """The legal option (id → label) a recorded decision names when the rules may have changed:
     the one with its label (its own id first, as several options may share a label), else its
-    id when it records no label; None if there is none."""
-    label = d.get("label")
+    id when it records no label; None if there is none. With `renamed`, an option whose label
+    changed is found by its id (the caller says so: it may be another option)."""
+    label, recorded_id = d.get("label"), d.get("id")
     if not isinstance(label, str):
-        return d.get("id") if d.get("id") in legal else None
-    if legal.get(d.get("id")) == label:
-        return d["id"]
-    return next((k for k, text in legal.items() if text == label), None)
+        return recorded_id if recorded_id in legal else None
+    if legal.get(recorded_id) == label:
+        return recorded_id
+    found = next((k for k, text in legal.items() if text == label), None)
+    if found is None and renamed and recorded_id in legal:
+        return recorded_id
+    return found
 
 
-def _recorded_option(s: Session, d: dict, i: int, name: str, changed: bool) -> int:
+def _recorded_option(s: Session, d: dict, i: int, name: str, changed: bool, warn=None) -> int:
     """The option id decision `i` takes, checked: with the record's own rules its id, label and
-    player must all match; with changed rules its label must be a legal option's."""
+    player must all match; with changed rules its label must be a legal option's or, when no
+    legal option has it, its id (a relabelled option, which `warn` is told of)."""
     legal = {o.id: o.label for o in s.legal()}
     who = s.state.names[s.to_move]
     if changed:
-        option_id = matching_option(legal, d)
+        option_id = matching_option(legal, d, renamed=True)
+        if option_id is not None and isinstance(d.get("label"), str) and legal[option_id] != d["label"] \
+                and warn is not None:
+            warn(f"decision {i} in {name} ('{d['label']}') is taken as '{legal[option_id]}', the option with "
+                 "its id: no option has its label under the current rules")
         if option_id is None:
             raise UserError(f"decision {i} in {name} ('{d.get('label', d['id'])}') is no longer legal under the "
                             f"current rules: {who} could only choose {few(legal.values(), 6, quote=True)}")
