@@ -113,3 +113,24 @@ def test_the_play_view_marks_what_changed_and_folds_the_others_moves():
     assert "\n» " in later                                              # what changed since the last screen
     assert "\n  your hand: " in "\n".join(shown[0]) and "» " not in "\n".join(shown[0])
     assert "trump " in later and "on the table: " in later
+
+
+def test_run_is_styled_at_a_terminal_and_byte_for_byte_the_golden_game_in_a_pipe():
+    argv = ["run", "blackmore", "--seed", "11", "--players", "2"]
+    shown = terminal(argv, cwd=ROOT)
+    assert "\x1b[1mThe Witches of Blackmore: 2 players, seed 11" in shown       # the header in bold
+    assert "\x1b[2m  Player 1: play " in shown                                 # decisions dimmed
+    result = piped(argv, cwd=ROOT)
+    assert result.stdout == (ROOT / "tests" / "golden" / "blackmore-2p.out").read_text()
+
+
+def test_replay_step_is_styled_and_waits_at_a_terminal(tmp_path):
+    environment = {**os.environ, "TERM": "xterm-256color"}
+    environment.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", "replay", str(ROOT / "tests" / "golden" / "nim.yaml"),
+                                           "--step"], env=environment, cwd=tmp_path, encoding="utf-8", timeout=60)
+    child.expect(r"\[Enter: next decision, q: stop\] ")
+    assert "\x1b[1m── decision 1 of 7" in child.before and "\x1b[1;36m  → Player 1: take " in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "stopped." in child.before

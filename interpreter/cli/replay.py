@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from ..engine import records
 from ..validate import transcripts
-from . import common, show
+from . import common, show, terminal
+
+OK, FAILED = "green", "bold red"
 
 
 def cmd_replay(args) -> int:
@@ -32,20 +34,19 @@ def cmd_replay(args) -> int:
         seen, sentence = transcripts.reproduce(session, failure)
         account.flush()
         fixed = not seen and records.rules_changed(data, session.program)
-        print(f"{name}: {len(session.history)} decisions replayed, each legal; "
+        terminal.echo(f"{name}: {len(session.history)} decisions replayed, each legal; "
               + ("then " + sentence if seen else
                  "under the current rules, " + sentence if fixed else
-                 "but the recorded failure did not happen again: " + sentence))
+                 "but the recorded failure did not happen again: " + sentence), FAILED if seen else None)
         return 0 if fixed else 1
     differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
-    for line in show.result_lines(session):
-        print(line)
+    show.echo_lines(show.result_lines(session), show.result_style)
     if differs:
         print(differs)
     if not args.quiet:
-        print(f"{name}: verified, {len(session.history)} decisions, each legal"
-              + (" and the recorded result matches." if "result" in data and not differs else "."))
+        terminal.echo(f"{name}: verified, {len(session.history)} decisions, each legal"
+                      + (" and the recorded result matches." if "result" in data and not differs else "."), OK)
     return 0
 
 
@@ -54,8 +55,7 @@ def _begin(session, data, quiet) -> show.Account:
     if not quiet:
         kinds = common.saved_kinds(data)
         seats = show.seats_text(session, kinds) if kinds is not None else None
-        for line in show.header(session, seats):
-            print(line)
+        show.echo_lines(show.header(session, seats), show.header_style)
     account.flush()
     return account
 

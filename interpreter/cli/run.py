@@ -15,8 +15,7 @@ def cmd_run(args) -> int:
     agents = common.make_agents(kinds, seed)
     account = show.Account(session, quiet=args.quiet)
     if not args.quiet:
-        for line in show.header(session, show.seats_text(session, kinds)):
-            print(line)
+        show.echo_lines(show.header(session, show.seats_text(session, kinds)), show.header_style)
     account.flush()
     try:
         while not session.over:
@@ -26,8 +25,7 @@ def cmd_run(args) -> int:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again
             records.write(args.log, session, "transcript", {"agents": kinds})
         raise
-    for line in show.result_lines(session):
-        print(line)
+    show.echo_lines(show.result_lines(session), show.result_style)
     if args.log:
         records.write(args.log, session, "transcript", {"agents": kinds})
     return 0

@@ -6,6 +6,24 @@ names) or from the engine's generic view; nothing here knows any game.
 from __future__ import annotations
 
 from ..engine import observe
+from . import terminal
+
+# styles at a terminal that shows colour (cli/terminal.py); plain text everywhere else
+DECISION, TITLE, RESULT = "dim", "bold", "bold"
+
+
+def echo_lines(lines, style_of=None) -> None:
+    """Print lines, each styled by `style_of(index, line)` when the console may."""
+    for i, line in enumerate(lines):
+        terminal.echo(line, style_of(i, line) if style_of else None)
+
+
+def header_style(i: int, _line: str):
+    return TITLE if i == 0 else None
+
+
+def result_style(_i: int, line: str):
+    return RESULT if line.startswith(("Winner", "Final scores")) or line.endswith("*") else None
 
 
 class Account:
@@ -15,7 +33,7 @@ class Account:
     where what only one player may know is kept for their turn: `keep_for`).
     """
 
-    def __init__(self, session, quiet: bool = False, write=print, viewer=None, keep_for=(), sink=None):
+    def __init__(self, session, quiet: bool = False, write=None, viewer=None, keep_for=(), sink=None):
         self.session = session
         self.quiet = quiet
         self.write = write
@@ -36,8 +54,10 @@ class Account:
                 line = ("  " if event[0] == "decision" else "") + text
                 if self.sink is not None:
                     self.sink(event[0], line)
-                else:
+                elif self.write is not None:
                     self.write(line)
+                else:
+                    terminal.echo(line, DECISION if event[0] == "decision" else None)
             if event[0] == "say":
                 for seat, lines in self.kept.items():
                     own = observe.event_text(self.session, event, seat)

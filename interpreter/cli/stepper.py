@@ -16,7 +16,9 @@ from ..engine import machine, observe, records, views
 from ..runtime.helpers import seal
 from ..text import few
 from ..validate import transcripts
-from . import common, show
+from . import common, show, terminal
+
+TAKEN, FAILED, OK = "bold cyan", "bold red", "green"
 
 
 class _Stop(Exception):
@@ -45,8 +47,7 @@ def cmd_step(args, data: dict) -> int:
             if not 1 <= args.seat <= n:
                 raise UserError(f"there is no seat {args.seat}: the game has {n} players (seats 1 to {n})")
             seat = args.seat - 1
-        for line in show.header(session):
-            print(line)
+        show.echo_lines(show.header(session), show.header_style)
         who = ("everything, hidden cards included" if args.omniscient else
                f"what {session.state.names[seat]} sees" if seat is not None else "what the deciding player sees")
         print(f"{total} decision{'s' if total != 1 else ''}; showing {who}")
@@ -60,7 +61,7 @@ def cmd_step(args, data: dict) -> int:
         v = views.view(session.state, viewer)
         seen = "everything" if viewer is None else f"as {session.state.names[viewer]} sees it"
         print()
-        print(f"── {title} · {seen} ──")
+        terminal.echo(f"── {title} · {seen} ──", show.TITLE)
         for line in show.view_lines(v, None if viewer is None else session.state.names[viewer]):
             print(f"  {line}")
         if "to_decide" in v:
@@ -83,7 +84,7 @@ def cmd_step(args, data: dict) -> int:
         viewer, who = viewer_for(session), session.to_move
         label = session.label(option_id) if viewer is None or viewer == who else \
             observe.render(seal(session.state, machine.shown_label(session.state, option_id)), viewer)
-        print(f"  → {session.state.names[who]}: {label}")
+        terminal.echo(f"  → {session.state.names[who]}: {label}", TAKEN)
         pause()
 
     try:
@@ -100,20 +101,19 @@ def cmd_step(args, data: dict) -> int:
                  else f"after decision {done}, where it fails")
         table(session, title)
         if isinstance(d, dict):
-            print(f"  → {session.state.names[session.to_move]}: {d.get('label')}")
+            terminal.echo(f"  → {session.state.names[session.to_move]}: {d.get('label')}", TAKEN)
         seen, sentence = transcripts.reproduce(session, info)
         fixed = not seen and records.rules_changed(data, session.program)
         print()
-        print(("FAILURE: " if seen else "under the current rules, " if fixed
-               else "the recorded failure did not happen again: ") + sentence)
+        terminal.echo(("FAILURE: " if seen else "under the current rules, " if fixed
+                       else "the recorded failure did not happen again: ") + sentence, FAILED if seen else None)
         return 0 if fixed else 1
     table(session, f"after decision {done}" + (", the end" if session.over else ""))
     differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
     print()
-    for line in show.result_lines(session):
-        print(line)
+    show.echo_lines(show.result_lines(session), show.result_style)
     if differs:
         print(differs)
-    print(f"{name}: verified, {done} decisions, each legal")
+    terminal.echo(f"{name}: verified, {done} decisions, each legal", OK)
     return 0

@@ -1,0 +1,50 @@
+"""Every command line of the README's "A taste of the CLI" runs as shown (issue 15, item 5).
+
+The lines run in order, in a folder of their own that sees the repository's `examples/` (so
+`game.yaml` and `rulecraft-failures/` are written there, as they would be for a reader), with
+`play` answered by `quit`. Each must finish with the status a reader would see: 0, except the
+two that find and replay the planted bug.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from rulecraft.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FAILS_ON_PURPOSE = ("rulecraft test examples/blackmore-no-refill.rules",
+                    "rulecraft replay rulecraft-failures/blackmore-no-refill.failure.yaml --step")
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## A taste of the CLI")
+    block = re.search(r"```\n(.*?)```", text[start:], re.S).group(1)
+    lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    return [line for line in lines if line.startswith("rulecraft ")]
+
+
+def test_the_readme_shows_the_commands():
+    commands = readme_commands()
+    assert len(commands) >= 10 and any(c.startswith("rulecraft replay rulecraft-failures/") for c in commands)
+
+
+def test_every_readme_command_runs_as_shown(tmp_path, monkeypatch, capsys):
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
+    for command in readme_commands():
+        argv = []
+        for word in shlex.split(command)[1:]:
+            argv += sorted(str(p) for p in Path().glob(word)) if "*" in word else [word]
+        code = main(argv)
+        out, err = capsys.readouterr()
+        expected = 1 if command.strip() in FAILS_ON_PURPOSE else 0
+        assert code == expected, f"{command}\n{out[-2000:]}\n{err}"
+        assert "Traceback" not in out + err and "internal error" not in err
+    assert (tmp_path / "game.yaml").is_file()
+    assert (tmp_path / "rulecraft-failures" / "blackmore-no-refill.failure.yaml").is_file()
