@@ -143,9 +143,20 @@ def test_news_is_cut_to_its_latest_lines():
 
 def test_many_options_are_laid_out_in_columns_read_down():
     lines = screen.option_lines([f"take {k}" for k in range(1, 9)], 40)
-    assert lines == ["   1. take 1    5. take 5", "   2. take 2    6. take 6", "   3. take 3    7. take 7",
-                     "   4. take 4    8. take 8"]
-    assert len(screen.option_lines([f"take {k}" for k in range(1, 9)], None)) == 8
+    assert lines == ["   1. take 1   4. take 4   7. take 7", "   2. take 2   5. take 5   8. take 8",
+                     "   3. take 3   6. take 6"]
+    assert len(screen.option_lines([f"take {k}" for k in range(1, 9)], None)) == 8      # a pipe: one a line
+
+
+def test_words_most_options_start_with_are_written_once():
+    labels = [f"shed action: fill {item} box 1 of 2" for item in ("Mason Jars", "Shovel", "Pie Safe", "Mulch")]
+    labels.append("decline the shed action")
+    labels.append("shed action: fill Hive Tool box 1 of 2")
+    assert screen.shared_start(labels) == "shed action: fill "
+    lines = screen.option_lines(labels, 60)
+    assert lines[0] == "  shed action: fill …"
+    assert "1. …Mason Jars box 1 of 2" in lines[1] and any("5. decline the shed action" in ln for ln in lines)
+    assert screen.shared_start(["take 1", "take 2", "give 3"]) == ""          # too short, too few
 
 
 def test_changed_lines_are_marked_from_the_second_screen_on():

@@ -102,7 +102,7 @@ def test_every_decision_screen_fits_a_terminal_of_30_rows_and_100_columns(game):
     assert len(shown) >= 5
     for lines in shown[1:]:                       # the first also holds the game's opening lines
         lines = lines[1:]                         # the answer typed at the last prompt, on its line
-        assert len(lines) + 1 <= ROWS, "\n".join(lines)            # + the prompt's line
+        assert len(lines) <= ROWS, "\n".join(lines)                # the last is the prompt's line
         assert max(len(line) for line in lines) <= COLUMNS, "\n".join(lines)
         assert any(line.startswith("=== your decision") for line in lines)
 

@@ -168,8 +168,7 @@ class _Game:
             raise
         self.account.flush()
         self._print_news(None)
-        for line in show.result_lines(self.session):
-            terminal.echo(line, TITLE if line.startswith(("Final", "Winner")) else None)
+        show.print_result(self.session)
         if self.args.log:
             records.write(self.args.log, self.session, "transcript", {"agents": self.kinds})
         return 0
@@ -199,12 +198,15 @@ class _Game:
             print("\n" * 40)
         self.seat_now = who
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
-        view = self._view_lines(who, width, compact=True)
         labels = [o.label for o in options]
         opts = screen.option_lines(labels, width)
-        room = None if height is None else max(3, height - len(view) - len(opts) - len(private) - 4)
-        self._print_news(room, width)
-        print()
+        view = self._view_lines(who, width, compact=True, mark=False)
+        too_tall = height is not None and len(view) + len(opts) + len(private) + 5 > height
+        view = self._view_lines(who, width, compact=True, others="none" if too_tall else "first")
+        room = None if height is None else height - len(view) - len(opts) - len(private) - 4
+        self._print_news(None if room is None else max(1, room), width)
+        if room is None or room > 1:
+            print()
         terminal.echo(f"=== {name}, your decision ===" if self.hot_seat else f"=== your decision ({name}) ===", TITLE)
         for line in private:
             terminal.echo(f"  {line}", CHANGED)
@@ -214,9 +216,9 @@ class _Game:
                            show_options=lambda _options: self._print_options(opts))
         return agent.choose(s)
 
-    def _view_lines(self, who: int, width, compact: bool, mark: bool = True):
+    def _view_lines(self, who: int, width, compact: bool, mark: bool = True, others: str = "first"):
         m = self.session.state
-        lines = show.view_lines(views.view(m, who), m.names[who], others_in_full=not compact)
+        lines = show.view_lines(views.view(m, who), m.names[who], others=others if compact else "full")
         if not mark:
             return [(part, False) for line in lines for part in screen.wrap(line, width, screen.SAME)]
         return self.screen.view(who, lines, width)

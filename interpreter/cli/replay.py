@@ -41,7 +41,7 @@ def cmd_replay(args) -> int:
         return 0 if fixed else 1
     differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
-    show.echo_lines(show.result_lines(session), show.result_style)
+    show.print_result(session)
     if differs:
         print(differs)
     if not args.quiet:

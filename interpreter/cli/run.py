@@ -25,7 +25,7 @@ def cmd_run(args) -> int:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again
             records.write(args.log, session, "transcript", {"agents": kinds})
         raise
-    show.echo_lines(show.result_lines(session), show.result_style)
+    show.print_result(session)
     if args.log:
         records.write(args.log, session, "transcript", {"agents": kinds})
     return 0

@@ -57,21 +57,36 @@ def wrap(line: str, width: int | None, indent: str = "") -> list[str]:
                          break_on_hyphens=False, drop_whitespace=True) or [indent]
 
 
+def shared_start(labels: list[str]) -> str:
+    """The longest run of leading words that most of the labels share ("shed action: fill "), or ""."""
+    need = max(4, -(-len(labels) // 2))
+    counts: dict = {}
+    for label in labels:
+        words = label.split(" ")
+        for k in range(1, len(words)):
+            start = " ".join(words[:k]) + " "
+            counts[start] = counts.get(start, 0) + 1
+    shared = [start for start, n in counts.items() if n >= need and len(start) >= 8]
+    return max(shared, key=len, default="")
+
+
 def option_lines(labels: list[str], width: int | None) -> list[str]:
-    """The numbered options: one a line, or in columns (read down) when they fit side by side."""
-    cells = [f"{i:2d}. {label}" for i, label in enumerate(labels, 1)]
-    if width is None or len(cells) < 6:
-        return [f"  {c}" for c in cells]
-    cell = max(len(c) for c in cells) + 3
-    columns = max(1, min(4, (width - 2) // cell))
-    if columns == 1:
-        return [f"  {c}" for c in cells]
-    rows = -(-len(cells) // columns)
-    out = []
-    for r in range(rows):
-        row = [cells[r + k * rows] for k in range(columns) if r + k * rows < len(cells)]
-        out.append("  " + "".join(c.ljust(cell) for c in row).rstrip())
-    return out
+    """The numbered options: one a line, or in columns (read down) when they fit side by side. At a
+    terminal, words most labels start with are written once above them ("shed action: fill …")."""
+    if width is None or len(labels) < 6:
+        return [f"  {i:2d}. {label}" for i, label in enumerate(labels, 1)]
+    start = shared_start(labels)
+    heading = [f"  {start}…"] if start else []
+    cells = [f"{i:2d}. " + (f"…{label[len(start):]}" if start and label.startswith(start) else label)
+             for i, label in enumerate(labels, 1)]
+    for columns in (4, 3, 2):
+        rows = -(-len(cells) // columns)
+        cols = [cells[k * rows:(k + 1) * rows] for k in range(columns)]
+        widths = [max(map(len, col)) + 2 for col in cols if col]
+        if sum(widths) <= width:
+            return heading + ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
+                              for r in range(rows)]
+    return heading + [f"  {c}" for c in cells]
 
 
 class Screen:
@@ -96,6 +111,6 @@ def fit_news(news: list[str], room: int | None) -> list[str]:
     """The news, cut to its latest `room` lines (with a note saying how many are left out)."""
     if room is None or len(news) <= room:
         return news
-    keep = max(1, room - 1)
+    keep = max(0, room - 1)
     left = len(news) - keep
-    return [f"… {left} earlier line{'s' if left != 1 else ''}: type 'log' to read them"] + news[-keep:]
+    return [f"… {left} earlier line{'s' if left != 1 else ''}: type 'log' to read them"] + (news[-keep:] if keep else [])

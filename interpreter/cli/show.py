@@ -114,6 +114,33 @@ def result_lines(session) -> list[str]:
     return lines
 
 
+def print_result(session) -> None:
+    """The result: at a terminal that shows colour a table (seat, score, tie-break, winner), else `result_lines`."""
+    c = terminal.console()
+    m = session.state
+    if m.result is None or not c.is_terminal or c.color_system is None:
+        echo_lines(result_lines(session), result_style)
+        return
+    from rich import box
+    from rich.table import Table
+    scores, ties, winners = m.result
+    table = Table(title=terminal.text("Final scores", TITLE), box=box.SIMPLE_HEAD, title_justify="left")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    if session.program.tiebreak is not None:
+        table.add_column("tie-break", justify="right")
+    table.add_column("")
+    for i, name in enumerate(m.names):
+        won = i in winners
+        cells = [terminal.text(name), terminal.text(str(scores[i]))]
+        if session.program.tiebreak is not None:
+            cells.append(terminal.text(str(ties[i])))
+        cells.append(terminal.text("wins" if won else ""))
+        table.add_row(*cells, style=RESULT if won else None)
+    c.print(table)
+    terminal.echo(result_lines(session)[-1], RESULT)
+
+
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -129,13 +156,14 @@ def _cards(shown) -> str:
     return ", ".join(shown) if shown else "empty"
 
 
-def view_lines(view: dict, viewer_name: str | None = None, others_in_full: bool = True) -> list[str]:
+def view_lines(view: dict, viewer_name: str | None = None, others: str = "full") -> list[str]:
     """A player's view (engine.views.view) as text: zones, then variables. Cards are listed bottom to top.
 
     A game with a sheet shows its table in its own words, so beside it only the viewer's own
     private zones are listed (their hand, which a public sheet cannot show), and a player's sheet
-    of one line is shown on their name's line. Without `others_in_full` the other players' sheets
-    are cut to their first line (the play screen's compact view)."""
+    of one line is shown on their name's line. `others` says how the other players' sheets are
+    shown: "full", "first" (their first line: the play screen's compact view) or "none" (one line
+    saying so, when even that does not fit the terminal)."""
     lines = []
     sheet = view.get("sheet")
     for zone, entry in view["zones"].items():
@@ -152,17 +180,23 @@ def view_lines(view: dict, viewer_name: str | None = None, others_in_full: bool 
             lines.append(f"{_human(zone)}: {_cards(entry)}")
     if sheet:
         lines.extend(sheet["table"])
+        left_out = 0
         for owner, rows in sheet["players"].items():
             if not rows:
                 continue
             mine = owner == viewer_name
             mark = " (you)" if mine else ""
-            if len(rows) == 1 or not (mine or others_in_full or viewer_name is None):
+            if others == "none" and not mine and viewer_name is not None:
+                left_out += 1
+                continue
+            if len(rows) == 1 or not (mine or others == "full" or viewer_name is None):
                 more = "" if len(rows) == 1 else f"  (+{len(rows) - 1} lines: 'view')"
                 lines.append(f"{owner}{mark}: {rows[0]}{more}")
                 continue
             lines.append(f"{owner}{mark}:")
             lines.extend(f"  {row}" for row in rows)
+        if left_out:
+            lines.append(f"({left_out} other player{'s' if left_out != 1 else ''}' sheet{'s' if left_out != 1 else ''}: 'view')")
     for var, value in view["vars"].items():
         if isinstance(value, dict):
             lines.append(f"{_human(var)}: " + ", ".join(f"{k} {v}" for k, v in value.items()))

@@ -112,7 +112,7 @@ def cmd_step(args, data: dict) -> int:
     differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
     print()
-    show.echo_lines(show.result_lines(session), show.result_style)
+    show.print_result(session)
     if differs:
         print(differs)
     terminal.echo(f"{name}: verified, {done} decisions, each legal", OK)
