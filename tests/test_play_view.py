@@ -164,3 +164,28 @@ def test_changed_lines_are_marked_from_the_second_screen_on():
     assert s.view(0, ["a", "b"], None) == [("  a", False), ("  b", False)]
     assert s.view(0, ["a", "c"], None) == [("  a", False), ("» c", True)]
     assert s.view(1, ["a", "c"], None) == [("  a", False), ("  c", False)]     # each seat its own
+
+
+STEPS = """game "Steps"
+players 2
+var total: Int = 0
+rule play:
+    player(1) chooses k in 1..2 as "pick {k}":
+        total += k
+    player(1) chooses k in 1..1 as "confirm {k}":
+        total += k
+    player(2) chooses k in 1..2 as "answer {k}":
+        total += k
+    player(1) chooses k in 1..2 as "again {k}":
+        total += k
+score p = total
+"""
+
+
+def test_undo_goes_back_past_decisions_taken_for_the_person(capsys, monkeypatch, tmp_path):
+    (tmp_path / "steps.rules").write_text(STEPS)
+    code, out, _, kb = play(capsys, monkeypatch, ["2", "undo", "1", "quit"], str(tmp_path / "steps.rules"),
+                            "--seed", "1")
+    assert code == 0 and "(your only option, taken for you: confirm 1)" in out
+    assert "undone: 3 decisions taken back; Player 1 decides again" in out       # pick, confirm and the answer
+    assert out.count("   1. pick 1") == 2 and "  Player 1: pick 1" in out

@@ -186,7 +186,7 @@ class _Game:
         name = s.state.names[who]
         options = s.legal()
         width, height = self._size()
-        if len(options) == 1 and not self.args.ask_forced and not self.hot_seat:
+        if self._forced(options):
             # told with the news of the next screen. Not at a hot seat: there everyone would see that this
             # player has one option only, which can tell what their hidden cards are
             self._told("note", f"(your only option, taken for you: {options[0].label})")
@@ -215,6 +215,10 @@ class _Game:
         agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ", commands=COMMANDS,
                            show_options=lambda _options: self._print_options(opts))
         return agent.choose(s)
+
+    def _forced(self, options) -> bool:
+        """Is this decision taken without asking? (One option, and neither --ask-forced nor a hot seat.)"""
+        return len(options) == 1 and not self.args.ask_forced and not self.hot_seat
 
     def _view_lines(self, who: int, width, compact: bool, mark: bool = True, others: str = "first"):
         m = self.session.state
@@ -280,10 +284,16 @@ class _Game:
         if not mine:
             print("nothing to undo: no decision was made at this keyboard yet")
             return
-        k = mine[-1]
-        seat = s.history[k].player
         data = records.session_record(s, "transcript")
-        before, agents = _replayed(data, self.kinds, "the game", upto=k, program=s.program)
+        for k in reversed(mine):
+            # the last decision that was asked: one taken for the person (a single option) would only be taken again
+            before, agents = _replayed(data, self.kinds, "the game", upto=k, program=s.program)
+            if not self._forced(before.legal()):
+                break
+        else:
+            print("nothing to undo: every decision made at this keyboard had one option only")
+            return
+        seat = s.history[k].player
         if len(before.chance) != len(s.chance):
             print("cannot undo: chance has spoken since that decision (a shuffle or a draw)")
             return
