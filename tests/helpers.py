@@ -176,3 +176,21 @@ def play_random(session: Session, rnd: random.Random, limit: int = 10_000) -> in
 def card_number(name: str) -> int:
     """Blackmore card names are '<Colour> <number>'."""
     return int(name.rsplit(" ", 1)[1])
+
+
+# ----------------------------------------------------------------- the keyboard
+class Keyboard:
+    """Scripted answers for input(); then `then` forever (or end of input if None)."""
+
+    def __init__(self, answers, then=None):
+        self.answers = list(answers)
+        self.then = then
+        self.prompts = []
+
+    def __call__(self, prompt=""):
+        self.prompts.append(prompt)
+        if self.answers:
+            return self.answers.pop(0)
+        if self.then is None:
+            raise EOFError
+        return self.then

@@ -15,6 +15,7 @@ from ruamel.yaml import YAML
 
 from rulecraft.cli import main as cli_main
 from rulecraft.cli.main import main
+from helpers import Keyboard
 
 TINY = '''\
 game "Tiny"
@@ -306,23 +307,6 @@ def test_list_shows_games_counts_and_options(capsys, tmp_path):
 
 
 # --------------------------------------------------------------------- play
-class Keyboard:
-    """Scripted answers for input(); then `then` forever (or end of input if None)."""
-
-    def __init__(self, answers, then=None):
-        self.answers = list(answers)
-        self.then = then
-        self.prompts = []
-
-    def __call__(self, prompt=""):
-        self.prompts.append(prompt)
-        if self.answers:
-            return self.answers.pop(0)
-        if self.then is None:
-            raise EOFError
-        return self.then
-
-
 def play(capsys, monkeypatch, keyboard, *argv):
     monkeypatch.setattr("builtins.input", keyboard)
     return call(capsys, "play", *argv)

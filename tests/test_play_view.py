@@ -8,21 +8,7 @@ import pytest
 from rulecraft.agents.human import match
 from rulecraft.cli import screen
 from rulecraft.cli.main import main
-
-
-class Keyboard:
-    def __init__(self, answers, then=None):
-        self.answers = list(answers)
-        self.then = then
-        self.prompts = []
-
-    def __call__(self, prompt=""):
-        self.prompts.append(prompt)
-        if self.answers:
-            return self.answers.pop(0)
-        if self.then is None:
-            raise EOFError
-        return self.then
+from helpers import Keyboard
 
 
 def play(capsys, monkeypatch, answers, *argv, then=None):
