@@ -77,6 +77,9 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
             continue
         if failure is not None:
             return fail(step, f"the rules failed: {failure}")
+        failure = _take_bare_passes(m, step)
+        if failure is not None:
+            return fail(step, f"the rules failed: {failure}")
         if kind == "over":
             if m.result is None:
                 return fail(step, "expected the game to be over, but it goes on")
@@ -111,6 +114,20 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     if m.forced:
         return fail(sc.steps[-1], f"{len(m.forced)} outcome(s) fixed by `next … is` never came")
     return ScenarioResult(sc.name, sc.doc, True)
+
+
+def _take_bare_passes(m, step) -> str | None:
+    """Take each decision with nothing to choose but the pass, unless this step is about that very pass;
+    returns the rules' failure message, if taking one made them fail."""
+    while machine.only_pass(m):
+        only = m.pending[3][0]
+        if step.kind in ("take", "legal") and step.value(m) == machine.label(m, only):
+            return None
+        try:
+            machine.decide(m, only)
+        except RulesRuntimeError as e:
+            return str(e)
+    return None
 
 
 def _explain(program, m, step) -> str:

@@ -13,7 +13,7 @@ import attrs
 
 from ..runtime.errors import RulesRuntimeError
 from ..engine import machine, observe, records, views
-from ..runtime.helpers import seal
+from ..runtime.helpers import ShownLog, seal
 from ..engine.machine import IllegalDecision
 
 DEFAULT_LIMIT = 5000
@@ -118,9 +118,10 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
     """Two games that differ only in what `viewer` may not see tell `viewer` the same — its view, who is
     asked, what it is told — now and after each further decision that is the same as `viewer` is told
     it: the viewer's own taken alike, another's taken in the second game as the viewer was told it in
-    the first. (A decision with no such counterpart, or one after which a card comes into the viewer's
-    sight — played face up, drawn — reveals what set the games apart: they may then differ, and the
-    check ends there.)"""
+    the first. (A decision with no such counterpart that shows a card to the viewer — played face up,
+    at once or by the end of the move it begins — or a decision after which a card comes into the
+    viewer's sight — drawn — reveals what set the games apart: they may then differ, and the check
+    ends there.)"""
     other = hidden_otherwise(m, viewer, permute)
     if other is None:
         return
@@ -150,8 +151,14 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
             if match is None:
                 seen_before = _visible(first.state, viewer)
                 first.take(choice)
+                # the decision shows what set the two games apart — a card played face up — at once or at
+                # the end of the move it begins ("cast a spell", then which one): the chooser's next steps
+                while not (_visible(first.state, viewer) - seen_before) and not first.over \
+                        and first.to_move == who != viewer:
+                    ids = first.legal_ids()
+                    first.take(ids[pick(len(ids))])
                 if _visible(first.state, viewer) - seen_before:
-                    return      # the decision shows what set the two games apart: a card played face up
+                    return
                 raise PropertyFailure("a seat is told only what it may know",
                                       f"player {viewer + 1} was told '{first.state.names[who]}: {told}', which no "
                                       "decision tells them in a game that differs only in what is hidden from them",
@@ -166,14 +173,18 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
 
 
 def _visible(state, viewer) -> set:
-    """The cards `viewer` sees now."""
-    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards}
+    """The cards `viewer` sees now, or was shown by name in a text since the check began, and the
+    secret values the rules revealed (`reveal(x)`) since then."""
+    log = state.sink if isinstance(state.sink, ShownLog) else ShownLog()
+    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards} \
+        | {c for c, mask in log.cards.items() if mask >> viewer & 1} | {("revealed", k) for k in range(log.reveals)}
 
 
 def _session_on(state):
     """A session over a copy of a game, recording what it tells from here on."""
     from ..engine.session import Session
     s = Session(state.program, state, "check", 0, {})
+    s.narration = ShownLog()
     state.sink, state.chance = s.narration, s.chance
     return s
 
