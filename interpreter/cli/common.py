@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from ..agents import agent_kind
+from ..agents.registry import agent_kind, agent_seed, canonical, make_agent
 from ..diagnostics import UserError
 from ..engine.session import Session
 from ..loader import game_path, load_file
@@ -30,12 +30,6 @@ def fresh_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-def agent_seed(seed: int, seat: int) -> int:
-    """Each seat's agent draws from its own seed, derived from the game's seed and the seat (0-based)."""
-    digest = hashlib.sha256(f"rulecraft-agent:{seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def split_list(text: str | None) -> list[str]:
     if not text:
         return []
@@ -46,8 +40,9 @@ def split_list(text: str | None) -> list[str]:
 
 
 def agent_names(text: str | None) -> list[str]:
-    """--agents as registered agent names (any case on the command line); an unknown one is a UserError."""
-    return [agent_kind(name).name for name in split_list(text)]
+    """--agents as registered agent names with their settings (any case on the command line); an unknown
+    one, or a bad setting, is a UserError."""
+    return [canonical(name) for name in split_list(text)]
 
 
 def saved_kinds(data: dict) -> list[str] | None:
@@ -112,7 +107,7 @@ def make_agents(kinds: list[str], seed: int) -> list:
     agents = []
     for seat, name in enumerate(kinds):
         kind = agent_kind(name)
-        agents.append(None if kind.name == "human" else kind.make(agent_seed(seed, seat)))
+        agents.append(None if kind.name == "human" else make_agent(name, agent_seed(seed, seat)))
     return agents
 
 
