@@ -26,7 +26,7 @@ class ScenarioResult:
 FIXES = {"next random": "random", "next shuffle": "shuffle"}     # scenario steps that fix a chance outcome
 
 
-def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
+def run_scenario(program, sc) -> ScenarioResult:
     players = program.min_players
     seed = 0
     options = {o.name: o.default for o in program.options}
@@ -154,5 +154,5 @@ def _shown(labels) -> str:
     return few(labels, 8, quote=True)
 
 
-def run_all(program, narrate: bool = False) -> list[ScenarioResult]:
-    return [run_scenario(program, sc, narrate) for sc in program.scenarios]
+def run_all(program) -> list[ScenarioResult]:
+    return [run_scenario(program, sc) for sc in program.scenarios]
