@@ -255,11 +255,13 @@ def test_the_play_view_shows_what_the_printed_sheet_shows(sisters):
 
     m = machine.new_game(sisters, 2, None, 7)
     text = "\n".join(view_lines(view(m, 0), m.names[0]))
-    assert "printed: pumpkin heights z1 4,2 · z2 1,4,2 · z3 3 · z4 2,1,4 · z5 3 · z6 1,3" in text
-    assert "printed: beans climb corn z1 c1:b1,b2 c2:b3 c3:b4,b5 · z2 c1:b1 c2:b2 c4:b3 ·" in text
-    assert "z6 c1:b1 c3:b2 c5:b3" in text
-    assert "printed: flowers between pumpkins z1p1–z1p2 crocus · z1p2–z2p1 hyacinth ·" in text
-    assert "z6p2–z1p1 daffodil" in text
+    # round the ring: each pumpkin's boxes, and between neighbours the flower (docs §2.4's gaps)
+    assert "z1 4 crocus 2 · hyacinth · z2 1 tulip 4 iris 2 · crocus · z3 3 · hydrangea ·" in text
+    assert "z4 2 hyacinth 1 daffodil 4 · tulip · z5 3 · iris · z6 1 hydrangea 3 · daffodil · back to z1" in text
+    # beans on corn (docs §2.3): "c1:b1,b2" is corn 1 carrying beans 1 and 2
+    assert "printed: beans on corn z1 c1:b1,b2 c2:b3 c3:b4,b5 · z2 c1:b1 c2:b2 c4:b3" in text
+    assert "z3 c1:b1 c2:b2 c4:b3 c5:b4 · z4 c1:b1 c2:b2,b3 c3:b4" in text
+    assert "z5 c1:b1,b2 c2:b3 c3:b4 c4:b5 · z6 c1:b1 c3:b2 c5:b3" in text
 
 
 def _sheet_blocks(lines, names):
