@@ -130,3 +130,33 @@ def test_settings_are_written_one_way():
     assert canonical("ISMCTS:Iterations=80:rollout=greedy") == "ismcts:iterations=80:rollout=greedy"
     agent = make_agent("ismcts:iterations=80:depth=5:c=1.5")
     assert (agent.iterations, agent.depth, agent.c) == (80, 5, 1.5)
+
+
+HEURISTIC = '''game "Counting"
+players 2
+var got: Int per player
+rule play:
+    for p in players:
+        p chooses k in 1..3 as "take {k}":
+            p.got = k
+score p = 0
+'''
+
+
+def test_greedy_follows_the_games_heuristic(rules_file):
+    """With `heuristic p = p.got`, greedy takes 3; with only a score of 0 every option ties (taken at random)."""
+    def firsts(text):
+        program = load_file(rules_file(text))
+        out = set()
+        for seed in range(8):
+            s = Session.start(program, "counting", 2, seed, narrate=False)
+            out.add(s.label(act(make_agent("greedy", seed), s)))
+        return out
+    assert firsts(HEURISTIC + "heuristic p = p.got\n") == {"take 3"}
+    assert len(firsts(HEURISTIC)) > 1
+
+
+def test_a_heuristic_may_not_draw_chance(rules_file):
+    from rulecraft.diagnostics import RulesError
+    with pytest.raises(RulesError, match="a heuristic may not draw chance"):
+        load_file(rules_file(HEURISTIC + "heuristic p = random([1, 2])\n"))

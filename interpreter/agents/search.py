@@ -11,7 +11,8 @@ games in which no other seat knows what this one does not: it resamples only cha
 
 An outcome is worth 1 to the seats that won alone (their team, in a team game), 1/k when k
 sides share the win, and 0 to the others. A playout cut short by its depth is valued by the
-game's score: 0.5 + 0.5 × (own − best other side's) / (|own| + |best other side's| + 1),
+game's `heuristic` (if it declares one) or score: 0.5 + 0.5 × (own − best other side's) /
+(|own| + |best other side's| + 1),
 strictly between a loss and a win. In a game of one side (a solo game, or a cooperative one)
 winning says nothing, so the search maximises the score itself, scaled between the lowest and
 the highest score its playouts have reached so far.
@@ -44,11 +45,13 @@ def outcome(state) -> list[float]:
 
 
 def estimate(state) -> list[float]:
-    """Each seat's value of an unfinished game, from the game's score (see the module's docstring)."""
+    """Each seat's value of an unfinished game, from the game's `heuristic` if it declares one, else
+    its score (see the module's docstring)."""
     program = state.program
-    if program.score is None:
+    judge = program.heuristic or program.score
+    if judge is None:
         return [0.5] * state.n
-    scores = [machine._score(state, program.score, p) for p in range(state.n)]
+    scores = [machine._score(state, judge, p) for p in range(state.n)]
     best: dict[int, int] = {}
     for p, s in enumerate(scores):
         side = side_of(program, p)
@@ -74,7 +77,8 @@ def raw_scores(state) -> list[float]:
     program = state.program
     if state.result is not None:
         return list(state.result[0])
-    return [machine._score(state, program.score, p) if program.score else 0 for p in range(state.n)]
+    judge = program.heuristic or program.score
+    return [machine._score(state, judge, p) if judge else 0 for p in range(state.n)]
 
 
 # ------------------------------------------------------------------ greedy

@@ -1,6 +1,7 @@
 """What is shown, and what it reveals: two checks over the typed IR.
 
-1. What is only shown must not play: no chance in narration, labels, sheets or invariants.
+1. What is only shown must not play: no chance in narration, labels, sheets, invariants or a
+heuristic (which agents and `simulate` evaluate as they like).
 
 `say` texts, option labels and sheets are evaluated only when someone looks (`run -q`
 narrates nothing; `view` shows a sheet), and invariants only when `rulecraft test`
@@ -34,6 +35,8 @@ def chance_in_shown_things(prog: ir.Program) -> list[Diagnostic]:
     shown += [("an option's label", a.label) for a in prog.anytimes]
     shown += [("a sheet", x) for x in prog.sheet_table + prog.sheet_player]
     shown += [("an invariant", value) for _name, value, _span in prog.invariants]
+    if prog.heuristic is not None:
+        shown.append(("a heuristic", prog.heuristic))
     out = []
     for what, expr in shown:
         for n in ir.walk(expr):

@@ -58,6 +58,7 @@ class Compiler:
             choices=choices, action_count=action_count,
             score=self.fn("m, v0", prog.score, "score") if prog.score is not None else None,
             tiebreak=self.fn("m, v0", prog.tiebreak, "tiebreak") if prog.tiebreak is not None else None,
+            heuristic=self.fn("m, v0", prog.heuristic, "heuristic") if prog.heuristic is not None else None,
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
             scenarios=[self.scenario(sc) for sc in prog.scenarios], limit=prog.limit, anytimes=anytimes,
             table_sheet=[self.shown("m", line) for line in prog.sheet_table],

@@ -165,6 +165,7 @@ class Program:
     invariants: list           # (name, function (state) -> bool, 0, span)
     scenarios: list = attrs.Factory(list)   # Scenario, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
+    heuristic: object = None   # function (state, player) -> int: how agents value an unfinished game, or None
     anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
     table_sheet: list = attrs.Factory(list)  # functions (state) -> a line as segments, from `sheet:`
     player_sheet: list = attrs.Factory(list)  # functions (state, player) -> segments, from `sheet p:`

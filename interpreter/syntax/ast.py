@@ -454,7 +454,7 @@ class RuleDecl:
 
 @node
 class ScoreDecl:
-    """`score p = sum(c.number for c in p.won)`, `tiebreak p = ...`"""
+    """`score p = sum(c.number for c in p.won)`, `tiebreak p = ...`, `heuristic p = ...`"""
     span: Span
     override: bool
     kind: str
