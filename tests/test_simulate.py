@@ -95,3 +95,43 @@ def test_the_metrics_on_known_games():
     assert [x["wins"] for x in teams["seats"]] == [1, 0, 1, 0] and teams["metrics"]["drawishness"] == 0
     lo, hi = metrics.wilson(5, 10)
     assert lo == pytest.approx(0.2366, abs=1e-3) and hi == pytest.approx(0.7634, abs=1e-3)
+
+
+def test_a_tournament_rates_the_agents(capsys):
+    out = json.loads(simulate_cmd(capsys, "tournament", "examples/nim.rules", "--agents", "random,greedy,first",
+                                  "-n", "6", "--json", "--workers", "2"))
+    assert out["games"] == 3 * 2 * 6 and [row["games"] for row in out["agents"]] == [24, 24, 24]
+    ratings = {row["agent"]: row["rating"] for row in out["agents"]}
+    assert ratings["greedy"] > ratings["random"] and sum(ratings.values()) / 3 == pytest.approx(1500, abs=1)
+    greedy = next(row for row in out["agents"] if row["agent"] == "greedy")
+    assert set(greedy["against"]) == {"random", "first"}
+    again = json.loads(simulate_cmd(capsys, "tournament", "examples/nim.rules", "--agents", "random,greedy,first",
+                                    "-n", "6", "--json", "--workers", "1"))
+    assert again == out
+
+
+def test_tournament_results_follow_their_games():
+    """Each game's result is read with the seats it was played at (jobs repeat game numbers across orders)."""
+    from rulecraft.simulate import tournament
+    jobs = tournament.jobs("x", ["a", "b"], 2, (), 1, 0)
+    assert [j.agents for j in jobs] == [("a", "b"), ("b", "a")]
+    won_by_first_seat = [result((0,)), result((0,))]          # the first seat wins both: a and b once each
+    table = tournament.standings(["a", "b"], jobs, won_by_first_seat)
+    assert [row["win_rate"] for row in table["agents"]] == [0.5, 0.5]
+    swept = tournament.standings(["a", "b"], jobs, [result((0,)), result((1,))])     # a wins both
+    assert swept["agents"][0]["agent"] == "a" and swept["agents"][0]["rating"] > 1600
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--agents", "random"], "at least two different agents"),
+    (["--agents", "random,random"], "at least two different agents"),
+    (["--agents", "random,first", "--players", "3"], "need at least 3 different agents"),
+    (["--agents", "random,first", "-n", "0"], "-n must be at least 1")])
+def test_bad_tournaments_are_one_sentence(capsys, args, message):
+    assert main(["tournament", "blackmore", *args]) == 1
+    assert message in capsys.readouterr().err
+
+
+def simulate_cmd(capsys, *args) -> str:
+    assert main(list(args)) == 0, capsys.readouterr().err
+    return capsys.readouterr().out

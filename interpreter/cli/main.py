@@ -27,6 +27,7 @@ commands:
   replay   replay a transcript written by --log, checking every decision
   test     run a game's scenarios and explore random games for broken rules
   simulate play many games by agents; win rates, scores, lengths and design metrics
+  tournament  agents against each other in a round robin, rated on Elo's scale
 
 examples:
   rulecraft run blackmore --seed 7
@@ -104,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_test(sub, GAME_HELP, SET_HELP)
     from .simulate import add_parser as add_simulate
     add_simulate(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
+    from .tournament import add_parser as add_tournament
+    add_tournament(sub, GAME_HELP, SET_HELP)
     return parser
 
 
@@ -122,8 +125,9 @@ def _commands():
     from .run import cmd_run
     from .simulate import cmd_simulate
     from .test import cmd_test
+    from .tournament import cmd_tournament
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
-            "test": cmd_test, "simulate": cmd_simulate}
+            "test": cmd_test, "simulate": cmd_simulate, "tournament": cmd_tournament}
 
 
 def _error(message: str) -> int:

@@ -1,7 +1,7 @@
 """Playing many games at once: in this process, in K worker processes, or on a Ray cluster.
 
-Results come back in the order of the games' indexes whatever the workers, so a run's figures
-depend only on its seed. Workers load the rules from the file path each job carries (a Program
+Results come back in the order of the jobs whatever the workers (`imap` keeps it), so a run's
+figures depend only on its seed. Workers load the rules from the file path each job carries (a Program
 holds compiled code and is not sent between processes). Ray is used as an existing engine for
 more than one machine (`ray.util.multiprocessing.Pool`), never a home-made cluster.
 """
@@ -22,7 +22,7 @@ def default_workers() -> int:
 
 def run(jobs: list[Job], workers: int = 1, backend: str = "processes",
         on_done: Callable[[int], None] | None = None) -> list[GameResult]:
-    """Play every job; `on_done(k)` is called as games finish (k: how many so far)."""
+    """Play every job; the results in the jobs' order. `on_done(k)` is called as games finish (k: how many so far)."""
     if workers < 1:
         raise UserError("--workers must be at least 1")
     if backend == "ray":
@@ -43,7 +43,7 @@ def run(jobs: list[Job], workers: int = 1, backend: str = "processes",
         if pool is not None:
             pool.terminate()
             pool.join()
-    return sorted(results, key=lambda r: r.index)
+    return results                  # imap keeps the jobs' order, whichever worker finished first
 
 
 def _start_method() -> str:
