@@ -17,7 +17,7 @@ from ..agents.registry import agent_seed, make_agent
 from ..agents.search import estimate, side_of
 from ..agents.seat import act
 from ..engine import machine
-from ..engine.session import Session
+from ..engine.session import Session, Table
 from ..runtime.errors import RulesRuntimeError
 
 MAX_DECISIONS = 20_000        # a game still going after this many decisions is stopped and counted as a timeout
@@ -57,28 +57,14 @@ def game_seed(run_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") % (1 << 63)
 
 
-class Table:
-    """A session as light as a batch needs: no labels, narration or chance log; what agents read
-    through their Seat (state, program, to_move, legal ids and options) and nothing more."""
+class BareTable(Table):
+    """A game as light as a batch needs: no labels, narration or chance log; what agents read through
+    their Seat (state, program, whose decision, the legal options) and nothing more."""
 
     def __init__(self, program, state):
         self.program = program
         self.state = state
         self.events: list = []
-
-    @property
-    def over(self) -> bool:
-        return self.state.result is not None
-
-    @property
-    def to_move(self):
-        return machine.chooser(self.state)
-
-    def legal_ids(self):
-        return machine.legal_ids(self.state)
-
-    def legal(self):
-        return machine.legal_options(self.state)
 
     def take(self, option_id: int) -> None:
         machine.decide(self.state, option_id)
@@ -110,7 +96,7 @@ def play(job: Job) -> GameResult:
     leaders = None
     try:
         state = machine.new_game(program, job.players, values, seed)
-        table = Table(program, state)
+        table = BareTable(program, state)
         while state.result is None:
             if decisions >= limit:
                 return GameResult(job.index, seed, (), (), decisions, choices, offered, timeout=True)
