@@ -461,7 +461,7 @@ class Anytime:
 
 @_node
 class Step:
-    """A scenario step: players/seed/option/arrange/expect/take/legal/illegal/over/failure."""
+    """A scenario step: players/seed/option/arrange/expect/take/legal/illegal/over/failure/said."""
     kind: str
     span: object
     value: object = None    # int, option value, text, or an expression
@@ -495,6 +495,7 @@ class Program:
     anytimes: tuple
     score: object           # expression over local 0 (the player), or None
     tiebreak: object
+    heuristic: object       # how agents value an unfinished game for local 0, or None (they use score)
     invariants: tuple       # ((name, expression, span), ...)
     scenarios: tuple
     sheet_table: tuple

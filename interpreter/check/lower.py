@@ -59,6 +59,7 @@ class Lowerer:
             defs=defs, rules=rules, events=events, anytimes=anytimes,
             score=self.expr(c.scores["score"].value) if "score" in c.scores else None,
             tiebreak=self.expr(c.scores["tiebreak"].value) if "tiebreak" in c.scores else None,
+            heuristic=self.expr(c.scores["heuristic"].value) if "heuristic" in c.scores else None,
             invariants=tuple((d.name, self.expr(d.value), d.span) for d in c.invariants),
             scenarios=tuple(scenarios),
             sheet_table=tuple(self.expr(x) for x in sheets["table"].lines) if "table" in sheets else (),

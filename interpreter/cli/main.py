@@ -29,6 +29,8 @@ commands:
   list     bundled games, their player counts and options
   replay   replay a transcript written by --log, checking every decision
   test     run a game's scenarios and explore random games for broken rules
+  simulate play many games by agents; win rates, scores, lengths and design metrics
+  tournament  agents against each other in a round robin, rated on Elo's scale
 
 examples:
   rulecraft run blackmore --seed 7
@@ -39,6 +41,7 @@ examples:
   rulecraft check games/blackmore.rules
   rulecraft test examples/blackmore-no-refill.rules --explore 5
   rulecraft replay rulecraft-failures/blackmore-no-refill.failure.yaml --step --omniscient
+  rulecraft simulate blackmore -n 1000 --players 2 --agents ismcts:iterations=100,random
 
 Run 'rulecraft COMMAND --help' for a command's options."""
 
@@ -49,7 +52,8 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
 AGENTS_HELP = (f"agents by seat, comma-separated ({agents.described()}); one name serves every seat; "
-               "default random; each random agent is seeded from the seed and its seat")
+               "settings after colons, e.g. ismcts:iterations=800:rollout=greedy (docs/simulating.md); "
+               "default random; each agent is seeded from the seed and its seat")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .test import add_parser as add_test
     add_test(sub, GAME_HELP, SET_HELP)
+    from .simulate import add_parser as add_simulate
+    add_simulate(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
+    from .tournament import add_parser as add_tournament
+    add_tournament(sub, GAME_HELP, SET_HELP)
     for command in sub.choices.values():
         command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser
@@ -126,9 +134,11 @@ def _commands():
     from .play import cmd_play
     from .replay import cmd_replay
     from .run import cmd_run
+    from .simulate import cmd_simulate
     from .test import cmd_test
+    from .tournament import cmd_tournament
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
-            "test": cmd_test}
+            "test": cmd_test, "simulate": cmd_simulate, "tournament": cmd_tournament}
 
 
 def _error(message: str) -> int:

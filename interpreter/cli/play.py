@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 from ..agents.human import HumanAgent
+from ..agents.seat import act
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
@@ -99,7 +100,7 @@ def _replayed(data: dict, kinds: list[str], name: str, upto=None, warn=None, pro
     def replay_chance(session, _index, _option_id):
         agent = agents[session.to_move]
         if agent is not None:
-            agent.choose(session)
+            act(agent, session)
 
     load = common.load_program if program is None else (lambda _ref: program)
     session = records.restore(data, load, name=name, on_decision=replay_chance, upto=upto, warn=warn)
@@ -149,7 +150,7 @@ class _Game:
                 who = s.to_move
                 agent = self.agents[who]
                 try:
-                    choice = self._ask(who) if agent is None else agent.choose(s)
+                    choice = self._ask(who) if agent is None else act(agent, s)
                 except _Undone:
                     self._autosave()
                     continue
@@ -214,7 +215,7 @@ class _Game:
             terminal.echo(line, CHANGED if changed else None)
         agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ", commands=COMMANDS,
                            show_options=lambda _options: self._print_options(opts))
-        return agent.choose(s)
+        return act(agent, s)
 
     def _forced(self, options) -> bool:
         """Is this decision taken without asking? (One option, and neither --ask-forced nor a hot seat.)"""
@@ -250,10 +251,10 @@ class _Game:
         elif word in ("view", "show", "look"):
             for line, _ in self._view_lines(self.seat_now, width, compact=False, mark=False):
                 print(line)
-            self._print_options(screen.option_lines([o.label for o in session.legal()], width))
+            self._print_options(screen.option_lines([o.label for o in self.session.legal()], width))
         elif word == "rules":
             everything = rest.strip().lower() == "all"
-            for line in rulesummary.summary(session.program, session.options, everything):
+            for line in rulesummary.summary(self.session.program, self.session.options, everything):
                 for part in screen.wrap(line, width):
                     print(part)
         elif word == "log":

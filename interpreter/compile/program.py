@@ -73,6 +73,7 @@ class VarInfo:
     format: object             # value -> text, for views
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
     seen: str = "all"          # who sees its value: all, owner, team, nobody
+    domain: object = None      # player count -> every value it can hold, or None for a number (layout.domain_of)
 
 
 @attrs.define(eq=False)
@@ -164,6 +165,7 @@ class Program:
     invariants: list           # (name, function (state) -> bool, 0, span)
     scenarios: list = attrs.Factory(list)   # Scenario, run by engine.scenarios
     limit: int | None = None   # `limit decisions N`
+    heuristic: object = None   # function (state, player) -> int: how agents value an unfinished game, or None
     anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
     table_sheet: list = attrs.Factory(list)  # functions (state) -> a line as segments, from `sheet:`
     player_sheet: list = attrs.Factory(list)  # functions (state, player) -> segments, from `sheet p:`

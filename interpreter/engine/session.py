@@ -22,8 +22,29 @@ class Decision:
     shown: tuple = ()        # the label as the other seats are shown it (engine.observe), sealed once taken
 
 
+class Table:
+    """What every game in play answers from its state: over, whose decision, the legal options. A Session
+    adds labels, narration and records; a batch of simulated games plays on a bare Table."""
+
+    @property
+    def over(self) -> bool:
+        return self.state.result is not None
+
+    @property
+    def to_move(self):
+        return machine.chooser(self.state)
+
+    def legal(self) -> list:
+        """The legal options (id and label), in the order the rules list them."""
+        return machine.legal_options(self.state)
+
+    def legal_ids(self) -> list[int]:
+        """Only the ids of the legal options: what an agent needs, without building every label."""
+        return machine.legal_ids(self.state)
+
+
 @attrs.define(eq=False)
-class Session:
+class Session(Table):
     program: object
     state: object
     game_ref: str
@@ -78,22 +99,6 @@ class Session:
         return out
 
     # ------------------------------------------------------------ playing
-    @property
-    def over(self) -> bool:
-        return self.state.result is not None
-
-    @property
-    def to_move(self):
-        return machine.chooser(self.state)
-
-    def legal(self) -> list:
-        """The legal options (id and label), in the order the rules list them."""
-        return machine.legal_options(self.state)
-
-    def legal_ids(self) -> list[int]:
-        """Only the ids of the legal options: what an agent needs, without building every label."""
-        return machine.legal_ids(self.state)
-
     def label(self, option_id: int) -> str:
         """The label of a legal option; an id that is not legal now is shown as itself."""
         return machine.label(self.state, option_id) if option_id in self.legal_ids() else str(option_id)

@@ -454,7 +454,7 @@ class RuleDecl:
 
 @node
 class ScoreDecl:
-    """`score p = sum(c.number for c in p.won)`, `tiebreak p = ...`"""
+    """`score p = sum(c.number for c in p.won)`, `tiebreak p = ...`, `heuristic p = ...`"""
     span: Span
     override: bool
     kind: str
@@ -550,7 +550,7 @@ class RemoveFrom:
 
 @node
 class ScenarioStep:
-    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure."""
+    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure/said."""
     span: Span
     kind: str
     value: object = None
