@@ -178,3 +178,16 @@ def test_undo_goes_back_past_decisions_taken_for_the_person(capsys, monkeypatch,
     assert code == 0 and "(your only option, taken for you: confirm 1)" in out
     assert "undone: 3 decisions taken back; Player 1 decides again" in out       # pick, confirm and the answer
     assert out.count("   1. pick 1") == 2 and "  Player 1: pick 1" in out
+
+
+def test_lines_that_never_changed_fold_into_one():
+    s = screen.Screen()
+    first = ["legend a", "legend b", "legend c", "score 1"]
+    assert s.remember(0, first) == set()                              # nothing to fold on a first screen
+    assert s.remember(0, ["legend a", "legend b", "legend c", "score 2"]) == set(first)
+    later = ["legend a", "legend b", "legend c", "score 3"]
+    unchanging = s.remember(0, later)
+    assert unchanging == {"legend a", "legend b", "legend c"}
+    assert screen.Screen.fold_unchanging(later, unchanging) == [
+        "(3 lines that have not changed since your first decision: 'view')", "score 3"]
+    assert screen.Screen.fold_unchanging(later, {"legend a"}) == later   # one line: not worth a note

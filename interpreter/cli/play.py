@@ -201,9 +201,7 @@ class _Game:
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
         labels = [o.label for o in options]
         opts = screen.option_lines(labels, width)
-        view = self._view_lines(who, width, compact=True, mark=False)
-        too_tall = height is not None and len(view) + len(opts) + len(private) + 5 > height
-        view = self._view_lines(who, width, compact=True, others="none" if too_tall else "first")
+        view = self._screen_view(who, width, lambda rows: height is None or rows + len(opts) + len(private) + 5 <= height)
         room = None if height is None else height - len(view) - len(opts) - len(private) - 4
         self._print_news(None if room is None else max(1, room), width)
         if room is None or room > 1:
@@ -220,6 +218,22 @@ class _Game:
     def _forced(self, options) -> bool:
         """Is this decision taken without asking? (One option, and neither --ask-forced nor a hot seat.)"""
         return len(options) == 1 and not self.args.ask_forced and not self.hot_seat
+
+    def _screen_view(self, who: int, width, fits):
+        """The seat's view for its decision screen, made smaller until it `fits(rows)`: the others'
+        sheets cut to a line, then left out, then the lines unchanged since its first screen folded."""
+        m = self.session.state
+        seen = views.view(m, who)
+        unchanging = self.screen.remember(who, show.view_lines(seen, m.names[who], others="first"))
+
+        def rows(lines):
+            return sum(len(screen.wrap(line, width, screen.SAME)) for line in lines)
+        lines = show.view_lines(seen, m.names[who], others="first")
+        if not fits(rows(lines)):
+            lines = show.view_lines(seen, m.names[who], others="none")
+        if not fits(rows(lines)):
+            lines = screen.Screen.fold_unchanging(lines, unchanging)
+        return self.screen.view(who, lines, width)
 
     def _view_lines(self, who: int, width, compact: bool, mark: bool = True, others: str = "first"):
         m = self.session.state

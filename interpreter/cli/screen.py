@@ -94,6 +94,25 @@ class Screen:
 
     def __init__(self):
         self.last_seen: dict = {}          # seat -> the view lines of its last screen
+        self.unchanging: dict = {}         # seat -> the lines on every one of its screens so far
+
+    def remember(self, seat, lines: list[str]) -> set:
+        """Note a screen's full view; return the lines the seat saw on every earlier screen (none at first)."""
+        before = self.unchanging.get(seat, set())
+        self.unchanging[seat] = set(lines) if seat not in self.unchanging else before & set(lines)
+        return before
+
+    @staticmethod
+    def fold_unchanging(lines: list[str], unchanging: set) -> list[str]:
+        """The lines without those that never changed (a legend, a printed board), said in one line."""
+        kept = [line for line in lines if line not in unchanging]
+        gone = len(lines) - len(kept)
+        if gone < 2:
+            return lines
+        first = next(i for i, line in enumerate(lines) if line in unchanging)
+        note = f"({gone} lines that have not changed since your first decision: 'view')"
+        return [line for line in lines[:first] if line not in unchanging] + [note] + \
+            [line for line in lines[first:] if line not in unchanging]
 
     def view(self, seat, lines: list[str], width: int | None, mark: bool = True) -> list[tuple[str, bool]]:
         """The view's lines, each with whether it changed since this seat's last screen (then marked)."""
