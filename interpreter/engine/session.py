@@ -52,6 +52,15 @@ class Session:
         session.absorb()
         return session
 
+    def copy(self) -> "Session":
+        """An independent copy of the game and of what happened so far (for clones and search)."""
+        narration, chance = list(self.narration), list(self.chance)
+        state = self.state.copy()
+        state.sink = narration if self.state.sink is not None else None
+        state.chance = chance if self.state.chance is not None else None
+        return Session(self.program, state, self.game_ref, self.seed, dict(self.options), list(self.history),
+                       narration, chance, list(self.events), self.drained, self.logged)
+
     def absorb(self) -> None:
         """Move what the rules just said and drew into `events`, after the decision that caused it."""
         self.events.extend(("chance", c) for c in self.chance[self.logged:])
