@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from .check import types as T
 from .engine.views import can_see, sees_value
+from .runtime.helpers import MAX_INT, MAX_LEN
 
 
 class Encoder:
@@ -34,13 +35,17 @@ class Encoder:
         self.n = players
         self.layout: list[tuple[str, int, int]] = []     # (name, offset, length)
         self._plan: list = []                            # (kind, offset, data) read by encode
+        self.low: list[float] = []                       # the least and greatest value of each number
+        self.high: list[float] = []                      # (Int: the rules keep numbers within ±MAX_INT)
         self.size = 0
         self._build()
 
     # ------------------------------------------------------------ the shape
-    def _add(self, name: str, length: int, kind: str, data=None) -> None:
+    def _add(self, name: str, length: int, kind: str, data=None, low: float = 0.0, high: float = 1.0) -> None:
         self.layout.append((name, self.size, length))
         self._plan.append((kind, self.size, data))
+        self.low += [low] * length
+        self.high += [high] * length
         self.size += length
 
     def _build(self) -> None:
@@ -61,11 +66,11 @@ class Encoder:
             for k in range(count):
                 inst = z.base + k
                 name = p.zone_instance_names[inst]
-                self._add(f"zone {name}", width, "zone", (inst, position))
+                self._add(f"zone {name}", width, "zone", (inst, position), high=float(total))
                 self._add(f"top {name}", width, "top", (inst, position))
                 self._add(f"count {name}", 1, "count", (inst, total))
         for v in p.vars:
-            width, encode = self._value_encoder(v.type)
+            width, encode, (low, high) = self._value_encoder(v.type)
             entries = v.table_size or 1
             if v.owner == "player":
                 owners = [(k, f"{v.name} of player {k + 1}") for k in range(n)]
@@ -75,7 +80,7 @@ class Encoder:
                 owners = [(None, v.name)]
             for owner, name in owners:
                 if width * entries:
-                    self._add(f"var {name}", width * entries, "var", (v, owner, width, encode))
+                    self._add(f"var {name}", width * entries, "var", (v, owner, width, encode), low, high)
 
     def _card_names(self, type_name: str) -> tuple[dict, int]:
         """(card id -> the place of its name among the type's distinct names, how many names)."""
@@ -86,7 +91,7 @@ class Encoder:
         return position, len(places)
 
     def _value_encoder(self, typ):
-        """(width, function (out, offset, value)) for one value of a declared type."""
+        """(width, function (out, offset, value), (least, greatest)) for one value of a declared type."""
         universe = self._universe(typ)
         if universe is not None:
             index, size = universe
@@ -95,15 +100,15 @@ class Encoder:
                 k = index(value)
                 if k is not None:
                     out[at + k] = 1.0
-            return size, one_hot
+            return size, one_hot, (0.0, 1.0)
         if typ is T.INT:
             def number(out, at, value):
                 out[at] = float(value)
-            return 1, number
+            return 1, number, (float(-MAX_INT), float(MAX_INT))
         if typ is T.BOOL:
             def flag(out, at, value):
                 out[at] = 1.0 if value else 0.0
-            return 1, flag
+            return 1, flag, (0.0, 1.0)
         if isinstance(typ, T.ListT):
             inner = self._universe(typ.elem)
             if inner is not None:
@@ -114,12 +119,12 @@ class Encoder:
                         k = index(x)
                         if k is not None:
                             out[at + k] += 1.0
-                return size, counts
+                return size, counts, (0.0, float(MAX_LEN))
 
             def length(out, at, value):
                 out[at] = float(len(value))
-            return 1, length
-        return 0, None                                   # Str and anything without a number
+            return 1, length, (0.0, float(MAX_LEN))
+        return 0, None, (0.0, 0.0)                       # Str and anything without a number
 
     def _universe(self, typ):
         """(value -> position or None, size) for a type with a finite universe, else None."""
