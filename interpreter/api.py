@@ -108,6 +108,9 @@ class Game:
         state["_encoder"] = None            # rebuilt on demand: it holds functions
         return state
 
+    def __deepcopy__(self, memo):
+        return self                         # nothing in a Game changes once it is made
+
     def __repr__(self) -> str:
         return f"<rulecraft.Game {self.title!r}, {self.players} players>"
 
@@ -118,6 +121,8 @@ class Match:
     def __init__(self, game: Game, session: Session):
         self.game = game
         self.session = session
+        self._told: dict = {}               # seat -> (lines told so far, the observer reading on)
+        self._texts: dict = {}              # seat -> its observation text, until the next action
 
     # ------------------------------------------------------------ whose turn, what is legal
     @property
@@ -150,6 +155,7 @@ class Match:
     def apply(self, action) -> None:
         """Take an action: its id, its exact label, or an Action. One that is not legal now raises
         IllegalAction (and a rule that fails, RulesRuntimeError); either way the match is unchanged."""
+        self._texts.clear()
         if isinstance(action, Option):
             action = action.id
         if isinstance(action, str):
@@ -191,7 +197,12 @@ class Match:
 
     def told(self, seat: int) -> list[str]:
         """Everything the seat was told since the game began, in order, as it reads for them."""
-        return observe.Observer(self.session, self._viewer(seat)).news()
+        viewer = self._viewer(seat)
+        if seat not in self._told:
+            self._told[seat] = ([], observe.Observer(self.session, viewer))
+        lines, observer = self._told[seat]
+        lines.extend(observer.news())      # what was told once reads the same ever after: kept
+        return list(lines)
 
     def observation_tensor(self, seat: int) -> list[float]:
         """The seat's observation as numbers, `game.observation_shape` long (rulecraft.tensors)."""
@@ -201,6 +212,8 @@ class Match:
         """The seat's view now, as text."""
         from .cli.show import view_lines
         viewer = self._viewer(seat)
+        if seat in self._texts:
+            return self._texts[seat]
         name = self.session.state.names[viewer]
         lines = [f"{self.game.title}, as {name} sees it"]
         shown = self.view(seat)
@@ -209,7 +222,8 @@ class Match:
             lines.append("the game is over: " + ", ".join(f"{k} {v}" for k, v in shown["scores"].items()))
         else:
             lines.append(f"to decide: {shown['to_decide']}")
-        return "\n".join(lines)
+        self._texts[seat] = "\n".join(lines)
+        return self._texts[seat]
 
     def information_state_text(self, seat: int) -> str:
         """The seat's information state as text: everything it was told since the start, then its view
@@ -252,7 +266,15 @@ class Match:
     # ------------------------------------------------------------ copies and records
     def clone(self) -> "Match":
         """An independent copy: playing one does not change the other."""
-        return Match(self.game, self.session.copy())
+        twin = Match(self.game, self.session.copy())
+        for seat, (lines, observer) in self._told.items():
+            reader = observe.Observer(twin.session, observer.viewer)
+            reader.read = observer.read
+            twin._told[seat] = (list(lines), reader)
+        return twin
+
+    def __deepcopy__(self, memo):
+        return self.clone()
 
     def to_yaml(self) -> str:
         """The match as a save (YAML): rules, options, seed, decisions, chance and the state."""

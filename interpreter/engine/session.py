@@ -39,13 +39,14 @@ class Session:
     # ----------------------------------------------------------- creation
     @classmethod
     def start(cls, program, game_ref: str, players: int, seed: int = 0, options: dict | None = None,
-              names=None, narrate: bool = True) -> "Session":
+              names=None, narrate: bool = True, forced: list | None = None) -> "Session":
+        """`forced`: chance fixed in advance (engine.machine.new_game)."""
         values = {o.name: o.default for o in program.options}
         values.update(options or {})
         sink = [] if narrate else None
         chance: list = []
         try:
-            state = machine.new_game(program, players, values, seed, names, sink, chance=chance)
+            state = machine.new_game(program, players, values, seed, names, sink, chance=chance, forced=forced)
         except ValueError as e:
             raise UserError(str(e)) from None
         session = cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)

@@ -14,12 +14,11 @@ game, "win" otherwise). An action that is not legal ends the episode with `illeg
 """
 from __future__ import annotations
 
-import hashlib
-
 import gymnasium
 import numpy as np
 
 from .. import api
+from ..cli.common import agent_seed
 from .common import game_of, mask, observation_box, tensor
 
 
@@ -69,7 +68,7 @@ class RulecraftEnv(gymnasium.Env):
         others = [k for k in range(1, self.game.players + 1) if k != self.seat]
         self.opponents = {}
         for k, kind in zip(others, self.opponent_kinds):
-            self.opponents[k] = api.agent(kind, _agent_seed(game_seed, k)) if isinstance(kind, str) else kind
+            self.opponents[k] = api.agent(kind, agent_seed(game_seed, k - 1)) if isinstance(kind, str) else kind
         self._others_play()
         if self.render_mode == "human":
             self.render()
@@ -120,11 +119,6 @@ class RulecraftEnv(gymnasium.Env):
             return text
         print(text)
         return None
-
-
-def _agent_seed(seed: int, seat: int) -> int:
-    digest = hashlib.sha256(f"rulecraft-gym-agent:{seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 if ENV_ID not in gymnasium.registry:

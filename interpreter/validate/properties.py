@@ -89,9 +89,12 @@ def check_view_hides(m, step, viewer, permute):
                               "they may not see) changed", step)
 
 
-def hidden_otherwise(m, viewer, permute):
+def hidden_otherwise(m, viewer, permute, values=None):
     """A copy of the game that differs from it only in what `viewer` may not see (the cards hidden from
-    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden."""
+    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden.
+
+    `values(m, viewer)` gives the changes to the hidden values (functions of the copy); by default each
+    number goes up by one and each flag flips (rulecraft.rl.openspiel draws them instead)."""
     p = m.program
     hidden_slots = []
     for zone in p.zones:
@@ -100,7 +103,7 @@ def hidden_otherwise(m, viewer, permute):
             inst = zone.base + (k or 0)
             if not views.can_see(m, inst, viewer):
                 hidden_slots.extend((inst, i) for i in range(len(m.zones[inst])))
-    secrets = _hidden_values(m, viewer)
+    secrets = (values or _hidden_values)(m, viewer)
     if len(hidden_slots) < 2 and not secrets:
         return None
     other = m.copy()
