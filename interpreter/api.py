@@ -227,7 +227,7 @@ class Match:
 
     def information_state_text(self, seat: int) -> str:
         """The seat's information state as text: everything it was told since the start, then its view
-        now. Two matches give a seat the same text exactly when it cannot tell them apart."""
+        now. Matches a seat cannot tell apart give it the same text."""
         return "\n".join(self.told(seat) + ["--"] + [self.observation_text(seat)])
 
     # ------------------------------------------------------------ the result
