@@ -114,3 +114,15 @@ def test_gymnasium_opponents_play_the_other_seats():
 def test_bad_adapter_arguments_are_one_sentence(call, message):
     with pytest.raises(rulecraft.UserError, match=message):
         call()
+
+
+@pytest.mark.parametrize("adapter, framework, extra", [("pettingzoo", "pettingzoo", "rl"),
+                                                       ("gymnasium", "gymnasium", "rl"),
+                                                       ("openspiel", "pyspiel", "openspiel")])
+def test_a_missing_framework_names_the_extra_to_install(adapter, framework, extra, monkeypatch):
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, framework, None)          # as if it were not installed
+    monkeypatch.delitem(sys.modules, f"rulecraft.rl.{adapter}", raising=False)
+    with pytest.raises(ImportError, match=rf"needs {framework}: pip install 'rulecraft\[{extra}\]'"):
+        importlib.import_module(f"rulecraft.rl.{adapter}")

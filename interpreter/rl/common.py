@@ -1,6 +1,10 @@
 """What the adapters share: a game from a name or a Game, and the numpy forms of an observation."""
 from __future__ import annotations
 
+from . import require
+
+require("rl", "gymnasium", "numpy")
+
 import numpy as np
 
 from .. import api

@@ -14,6 +14,10 @@ game, "win" otherwise). An action that is not legal ends the episode with `illeg
 """
 from __future__ import annotations
 
+from . import require
+
+require("rl", "gymnasium", "numpy")
+
 import gymnasium
 import numpy as np
 

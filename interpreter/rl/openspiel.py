@@ -18,6 +18,10 @@ States serialize as their history (OpenSpiel's default) and games as their param
 """
 from __future__ import annotations
 
+from . import require
+
+require("openspiel", "pyspiel", "numpy")
+
 import random
 
 import numpy as np

@@ -13,6 +13,10 @@ for one). A game stopped by its rules' `limit decisions` is truncated.
 """
 from __future__ import annotations
 
+from . import require
+
+require("rl", "pettingzoo", "gymnasium", "numpy")
+
 import gymnasium
 import numpy as np
 from gymnasium.utils import seeding
