@@ -11,6 +11,7 @@ the engine underneath counts from 0, and the adapters translate at their own bou
 from __future__ import annotations
 
 from .agents.registry import AGENT_KINDS, make_agent
+from .agents.seat import act
 from .diagnostics import RulesError, UnknownGame, UserError
 from .engine import observe, records, views
 from .engine.machine import IllegalDecision, Option
@@ -167,8 +168,9 @@ class Match:
 
     # ------------------------------------------------------------ agents
     def ask(self, agent) -> int:
-        """The action an agent (rulecraft.agent) chooses for the seat to move; nothing is taken."""
-        return agent.choose(self.session)
+        """The action an agent (rulecraft.agent) chooses for the seat to move, given only that seat's
+        observation (agents.seat); nothing is taken."""
+        return act(agent, self.session)
 
     def play(self, agents) -> None:
         """Play on to the end: `agents` is a list with one agent per seat (seat 1 first), or one
@@ -177,7 +179,7 @@ class Match:
         if len(table) != self.game.players:
             raise UserError(f"give one agent per seat ({self.game.players}), not {len(table)}")
         while not self.over:
-            self.apply(table[self.to_move - 1].choose(self.session))
+            self.apply(act(table[self.to_move - 1], self.session))
 
     # ------------------------------------------------------------ what a seat knows
     def _viewer(self, seat: int) -> int:
@@ -313,6 +315,7 @@ def agent_kinds() -> dict[str, str]:
 
 
 def agent(name: str, seed: int = 0):
-    """An agent of a registered kind, drawing from its own seed; `match.ask(agent)` or
-    `match.play([...])` use it. An unknown name raises UserError listing the kinds."""
+    """An agent of a registered kind, with its settings after colons ("ismcts:iterations=200"),
+    drawing from its own seed; `match.ask(agent)` or `match.play([...])` use it. An unknown name
+    or setting raises UserError with one sentence."""
     return make_agent(name, seed)

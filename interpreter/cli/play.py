@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from ..agents.human import HumanAgent
+from ..agents.seat import act
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
@@ -76,7 +77,7 @@ def _resume(args):
         # an agent's own random draws continue where they were when the game was saved
         agent = agents[session.to_move]
         if agent is not None:
-            agent.choose(session)
+            act(agent, session)
 
     session = records.restore(data, common.load_program, name=args.load, on_decision=replay_chance)
     records.verify_state(data, session, args.load)
@@ -110,7 +111,7 @@ class _Game:
             while not s.over:
                 who = s.to_move
                 agent = self.agents[who]
-                choice = self._ask(who) if agent is None else agent.choose(s)
+                choice = self._ask(who) if agent is None else act(agent, s)
                 s.take(choice)
                 self.account.flush()
                 self._autosave()
@@ -145,7 +146,7 @@ class _Game:
             print(f"  (to you) {line}")
         self._show_view(who)
         agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ")
-        return agent.choose(self.session)
+        return act(agent, self.session)
 
     def _show_view(self, who: int) -> None:
         m = self.session.state
@@ -160,7 +161,7 @@ class _Game:
             print(HELP)
         elif word in ("view", "show", "look"):
             self._show_view(self.seat_now)
-            HumanAgent(write=print).list_options(session.legal())
+            HumanAgent(write=print).list_options(self.session.legal())
         elif word == "save":
             path = rest.strip()
             if not path:

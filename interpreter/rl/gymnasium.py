@@ -22,7 +22,7 @@ import gymnasium
 import numpy as np
 
 from .. import api
-from ..cli.common import agent_seed
+from ..agents.registry import agent_seed
 from .common import game_of, mask, observation_box, tensor
 
 

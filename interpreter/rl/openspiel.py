@@ -249,19 +249,23 @@ class RulecraftState(pyspiel.State):
         seat = self._seat(player)
         return self._match.information_state_text(seat) if self._match is not None else "the game is being set up"
 
-    def resampled(self, player, rnd):
+    def resampled(self, player, rnd, tries: int = 20):
         """A clone in which what `player` may not see is drawn anew (see `resampler`)."""
-        from ..validate.properties import hidden_otherwise
+        from ..engine import determinize
         twin = self.clone()
         if self._match is None or self._outcomes is not None:
             return twin
-        m = self._match.session.state
-        other = hidden_otherwise(m, player, lambda n: rnd.sample(range(n), n), _draw_hidden_values(rnd))
-        if other is not None:
-            session = twin._match.session
-            other.sink, other.chance = session.narration, session.chance
-            session.state = other
-            twin._match._texts.clear()
+        for _ in range(tries):
+            other = determinize.sample(self._match.session.state, player, rnd)
+            if other is not None:
+                break
+        else:
+            raise api.UserError(f"no game player {player + 1} cannot tell from this one could be drawn "
+                                f"in {tries} tries (the rules failed from each)")
+        session = twin._match.session
+        other.sink, other.chance, other.forced = session.narration, session.chance, None
+        session.state = other
+        twin._match._texts.clear()
         return twin
 
     def __str__(self):
@@ -274,46 +278,14 @@ class RulecraftState(pyspiel.State):
 
 def resampler(seed: int = 0):
     """For OpenSpiel's IS-MCTS (`ISMCTSBot.set_resampler`): a state the player cannot tell from the
-    real one, drawn from what it may not see — the cards hidden from it dealt at random among the
-    places hidden from it (each card type among its own), and each value hidden from it drawn from its
-    type (a flag, an enum value, a player, a team). Derived from the rules' `seen by`, never written
-    per game; a hidden number or list, whose range the rules do not state, is refused."""
+    real one, drawn from what it may not see (engine.determinize.sample: the hidden cards dealt again
+    among the places hidden from it, the hidden values drawn from their declared values). Derived
+    from the rules' `seen by`, never written per game."""
     rnd = random.Random(seed)
 
     def resample(state, player):
         return state.resampled(player, rnd)
     return resample
-
-
-def _draw_hidden_values(rnd):
-    from ..check import types as T
-    from ..engine.views import sees_value
-
-    def values(m, viewer):
-        changes = []
-        p = m.program
-        for v in p.vars:
-            owners = range(m.n) if v.owner == "player" else (range(len(p.teams)) if v.owner == "team" else [None])
-            for k in owners:
-                if sees_value(m, v, k, viewer):
-                    continue
-                typ = v.type
-                if v.table_size or not (typ is T.BOOL or typ is T.PLAYER or typ is T.TEAM or isinstance(typ, T.EnumT)):
-                    raise api.UserError(f"cannot resample the value of '{v.name}' hidden from player {viewer + 1}: "
-                                        f"the rules do not bound a {typ}")
-                size = 2 if typ is T.BOOL else m.n if typ is T.PLAYER else \
-                    max(1, len(p.teams)) if typ is T.TEAM else len(typ.values)
-                new = rnd.randrange(size)
-                new = bool(new) if typ is T.BOOL else new
-
-                def change(state, v=v, k=k, new=new):
-                    if k is None:
-                        state.vars[v.slot] = new
-                    else:
-                        state.vars[v.slot][k] = new
-                changes.append(change)
-        return changes
-    return values
 
 
 class RulecraftObserver:
