@@ -8,15 +8,18 @@ import re
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
 import rulecraft
-from rulecraft import api
 from rulecraft.engine import views
 from rulecraft.validate.properties import hidden_otherwise
 
+EX = str(Path(__file__).resolve().parent.parent / "examples") + "/"     # wherever pytest runs from
+
 BUNDLED = rulecraft.game_names()
-EXAMPLES = ["examples/nim.rules", "examples/high-card.rules", "examples/rock-paper-scissors.rules"]
+EXAMPLES = [EX + "nim.rules", EX + "high-card.rules", EX + "rock-paper-scissors.rules"]
 
 
 def random_steps(match, rnd, count=None):
@@ -109,7 +112,7 @@ def test_a_clone_played_on_leaves_the_original_alone():
 def test_a_pickled_program_is_loaded_again_from_its_rules(tmp_path):
     import rulecraft.loader as loader
     path = tmp_path / "nim.rules"
-    path.write_text((rulecraft.api.load("examples/nim.rules").program.sources["examples/nim.rules"]))
+    path.write_text(Path(EX + "nim.rules").read_text())
     match = rulecraft.load(str(path), players=2).new(seed=1)
     data = pickle.dumps(match)
     loader._KNOWN.clear()                    # as in another process
@@ -123,7 +126,7 @@ def test_a_pickled_program_is_loaded_again_from_its_rules(tmp_path):
 
 
 def test_returns_and_scores():
-    match = rulecraft.load("examples/nim.rules", players=3).new(seed=3)
+    match = rulecraft.load(EX + "nim.rules", players=3).new(seed=3)
     assert match.returns() == {1: 0.0, 2: 0.0, 3: 0.0} and match.scores is None and match.winners == []
     random_steps(match, random.Random(0))
     assert match.over and match.to_move is None
@@ -174,7 +177,7 @@ def test_observation_tensors_keep_their_shape_and_hide_what_is_hidden(ref):
             if match.over:
                 break
             random_steps(match, rnd, 1 + rnd.randrange(12))
-        if ref in ("blackmore", "weird-sisters", "examples/high-card.rules", "examples/rock-paper-scissors.rules"):
+        if ref in ("blackmore", "weird-sisters", EX + "high-card.rules", EX + "rock-paper-scissors.rules"):
             assert hid > 0             # the check above ran on games with something hidden
 
 
@@ -192,7 +195,7 @@ def test_the_tensor_shows_a_seats_own_hand_and_not_the_others():
 
 
 def test_the_tensor_hides_a_private_value():
-    game = rulecraft.load("examples/rock-paper-scissors.rules", players=2)
+    game = rulecraft.load(EX + "rock-paper-scissors.rules", players=2)
     match = game.new(seed=1)
     match.apply(match.legal_ids()[0])               # player 1 secretly throws
     layout = {name: (at, length) for name, at, length in game.observation_layout()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from pathlib import Path
 
 import pyspiel                         # the openspiel extra, installed by the test extra: never skipped
 import pytest
@@ -12,6 +13,8 @@ import rulecraft
 from rulecraft.rl import openspiel as rcos
 from rulecraft.runtime import rng
 
+EX = str(Path(__file__).resolve().parent.parent / "examples") + "/"     # wherever pytest runs from
+
 
 def configurations():
     out = []
@@ -19,9 +22,9 @@ def configurations():
         program = rulecraft.load(ref).program
         for n in sorted({program.min_players, program.max_players}):
             out.append(pytest.param(ref, n, id=f"{ref}-{n}"))
-    out += [pytest.param("examples/nim.rules", 3, id="nim-3"),
-            pytest.param("examples/rock-paper-scissors.rules", 2, id="rps-2"),
-            pytest.param("examples/high-card.rules", 2, id="high-card-2")]
+    out += [pytest.param(EX + "nim.rules", 3, id="nim-3"),
+            pytest.param(EX + "rock-paper-scissors.rules", 2, id="rps-2"),
+            pytest.param(EX + "high-card.rules", 2, id="high-card-2")]
     return out
 
 
@@ -43,7 +46,8 @@ class EngineChance:
         return outcomes[rng.below(self, len(outcomes))][0]
 
 
-@pytest.mark.parametrize("ref, players", [("blackmore", 4), ("three-sisters", 2), ("examples/nim.rules", 2)])
+@pytest.mark.parametrize("ref, players", [("blackmore", 4), ("three-sisters", 2), (EX + "nim.rules", 2)],
+                         ids=["blackmore", "three-sisters", "nim"])
 def test_chance_nodes_are_the_engines_draws(ref, players):
     """Fisher–Yates one swap per node and `random` one node per draw, in the engine's order: the same
     outcomes give the very game `rulecraft.load(...).new(seed)` plays."""
@@ -151,7 +155,7 @@ def test_the_resampler_keeps_what_the_player_sees_and_redraws_the_rest():
 
 
 def test_the_resampler_draws_a_secret_choice_anew():
-    game = rcos.load_game("examples/rock-paper-scissors.rules", players=2)
+    game = rcos.load_game(EX + "rock-paper-scissors.rules", players=2)
     state = game.new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
@@ -166,7 +170,6 @@ def test_the_resampler_draws_a_secret_choice_anew():
 
 def test_the_examples_run_a_bot_and_learn():
     import runpy
-    from pathlib import Path
     root = Path(__file__).resolve().parent.parent / "examples" / "rl"
     ismcts = runpy.run_path(str(root / "ismcts_blackmore.py"))
     results = ismcts["play"](games=1, simulations=5)

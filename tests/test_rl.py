@@ -6,6 +6,8 @@ import random
 import warnings
 
 import numpy as np                      # the rl extra, installed by the test extra: never skipped
+from pathlib import Path
+
 import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
@@ -14,8 +16,10 @@ import rulecraft
 from rulecraft.rl import gymnasium as rcgym
 from rulecraft.rl import pettingzoo as rcpz
 
-EXAMPLES = ["examples/nim.rules", "examples/high-card.rules", "examples/rock-paper-scissors.rules",
-            "examples/weird-sisters-short.rules", "examples/blackmore-seven-colours.rules"]
+EX = str(Path(__file__).resolve().parent.parent / "examples") + "/"     # wherever pytest runs from
+
+EXAMPLES = [EX + "nim.rules", EX + "high-card.rules", EX + "rock-paper-scissors.rules",
+            EX + "weird-sisters-short.rules", EX + "blackmore-seven-colours.rules"]
 # the warnings PettingZoo's api_test gives every environment whose observations carry an action mask
 MASKED_DICT = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
 

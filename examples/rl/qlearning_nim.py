@@ -10,6 +10,7 @@ four stones) is learnt from the observation tensors alone.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 from open_spiel.python import rl_environment
@@ -32,7 +33,8 @@ def win_rate(env, learner, opponent, games: int) -> float:
 
 def train(episodes: int = 3000, seed: int = 1, report_every: int = 1000) -> list[float]:
     """The learner's win rate against a random player before training and after each report period."""
-    game = rcos.load_game("examples/nim.rules", players=2, options={"stones": 9})
+    nim = Path(__file__).resolve().parent.parent / "nim.rules"           # examples/nim.rules
+    game = rcos.load_game(str(nim), players=2, options={"stones": 9})
     env = rl_environment.Environment(game, seed=seed)
     actions = env.action_spec()["num_actions"]
     np.random.seed(seed)
