@@ -12,7 +12,9 @@ games in which no other seat knows what this one does not: it resamples only cha
 An outcome is worth 1 to the seats that won alone (their team, in a team game), 1/k when k
 sides share the win, and 0 to the others. A playout cut short by its depth is valued by the
 game's score: 0.5 + 0.5 × (own − best other side's) / (|own| + |best other side's| + 1),
-strictly between a loss and a win.
+strictly between a loss and a win. In a game of one side (a solo game, or a cooperative one)
+winning says nothing, so the search maximises the score itself, scaled between the lowest and
+the highest score its playouts have reached so far.
 
 Every agent is deterministic given its seed and an `iterations` budget; a `seconds` budget
 stops by the clock and so depends on the machine's speed.
@@ -61,6 +63,18 @@ def estimate(state) -> list[float]:
 
 def value(state) -> list[float]:
     return outcome(state) if state.result is not None else estimate(state)
+
+
+def one_side(state) -> bool:
+    """Do all seats play on one side (a solo or cooperative game)?"""
+    return len({side_of(state.program, p) for p in range(state.n)}) == 1
+
+
+def raw_scores(state) -> list[float]:
+    program = state.program
+    if state.result is not None:
+        return list(state.result[0])
+    return [machine._score(state, program.score, p) if program.score else 0 for p in range(state.n)]
 
 
 # ------------------------------------------------------------------ greedy
@@ -128,6 +142,8 @@ class SearchAgent:
             raise UserError(f"mcts plays games in which no seat knows what another does not; here other seats "
                             f"know what seat {seat.seat + 1} does not: use ismcts")
         root = _Node()
+        self.by_score = None                # a game of one side: back up scores, not outcomes
+        self.lo, self.hi = 0.0, 1.0         # the range of the values backed up
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         k = 0
         while (k < self.iterations if deadline is None else time.perf_counter() < deadline) or k == 0:
@@ -159,22 +175,32 @@ class SearchAgent:
                     machine.decide(state, a)
                     path.append((child, who))
                     break
-                best, choice = -1.0, ids[0]
+                best, choice = -math.inf, ids[0]
+                lo, spread = self.lo, (self.hi - self.lo) or 1.0
                 for a in ids:
                     ch = node.children[a]
-                    score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    score = (ch.total / ch.visits - lo) / spread + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if score > best:
                         best, choice = score, a
                 node = node.children[choice]
                 machine.decide(state, choice)
                 path.append((node, who))
             self._playout(state)
-            values = value(state)
+            if self.by_score is None:
+                self.by_score = one_side(state)
+                if self.by_score:
+                    self.lo, self.hi = math.inf, -math.inf
+            if self.by_score:
+                values = raw_scores(state)
+                self.lo, self.hi = min(self.lo, min(values)), max(self.hi, max(values))
+            else:
+                values = value(state)
         except RulesRuntimeError:
             values = None               # a sampled world the rules cannot play on: count the visit, learn nothing
         for node, who in path:
             node.visits += 1
-            node.total += values[who] if values is not None else 0.5
+            node.total += values[who] if values is not None else \
+                ((self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5)
 
     def _playout(self, state) -> None:
         rng = self.rng

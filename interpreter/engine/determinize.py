@@ -64,6 +64,22 @@ def permute_hidden_cards(m, places, permute) -> None:
         m.where[c] = z
 
 
+def deal_hidden_cards(m, places, rng) -> None:
+    """Deal the cards at `places` again at random, each card type among the places that hold one.
+    The cards are put in order first, so the deal depends only on which cards are hidden, never on
+    where they truly are: two games a seat cannot tell apart give it the same samples."""
+    types = m.program.card_types
+    by_type: dict = {}
+    for place in places:
+        by_type.setdefault(types[m.zones[place[0]][place[1]]], []).append(place)
+    for where in by_type.values():
+        cards = sorted(m.zones[z][i] for z, i in where)
+        rng.shuffle(cards)
+        for (z, i), c in zip(where, cards):
+            m.zones[z][i] = c
+            m.where[c] = z
+
+
 def value_hidden(m, v, owner, viewer) -> bool:
     """Is the value of `v` kept for `owner` hidden from `viewer`, read from its declaration alone?"""
     if v.seen == "nobody":
@@ -115,7 +131,7 @@ def sample(m, viewer, rng, chance_only: bool = False):
     other = m.copy()
     places = hidden_places(other, viewer, unseen_only=chance_only)
     if len(places) > 1:
-        permute_hidden_cards(other, places, lambda n: rng.sample(range(n), n))
+        deal_hidden_cards(other, places, rng)
     changed = False
     for v, owner in hidden_values(other, viewer):
         if chance_only and v.seen != "nobody":

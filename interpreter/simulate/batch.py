@@ -61,6 +61,7 @@ def _ray_pool(workers: int):
     if not ray.is_initialized():
         # RAY_ADDRESS (or `ray start --head` on this machine) names an existing cluster; else a local one
         address = os.environ.get("RAY_ADDRESS")
+        import logging
         ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
-                 log_to_driver=False, ignore_reinit_error=True)
+                 log_to_driver=False, ignore_reinit_error=True, logging_level=logging.ERROR)
     return Pool(processes=workers)

@@ -9,6 +9,7 @@ were.
 from __future__ import annotations
 
 import hashlib
+import time
 
 import attrs
 
@@ -47,6 +48,8 @@ class GameResult:
     lead_changes: int = 0     # times the set of leading seats changed
     standing: tuple = ()      # per seat: (lowest, highest, mean, variance) of its evaluation over the game
     trail: float = 0.0        # the eventual winner's mean deficit where it trailed (drama), or 0
+    asked: tuple = ()         # per seat: the decisions it took
+    seconds: tuple = ()       # per seat: the time its agent spent choosing
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -103,6 +106,7 @@ def play(job: Job) -> GameResult:
     limit = min(program.limit or MAX_DECISIONS, MAX_DECISIONS)
     decisions = choices = offered = changes = 0
     tracks: list[list[float]] = [[] for _ in range(job.players)]
+    asked, thought = [0] * job.players, [0.0] * job.players
     leaders = None
     try:
         state = machine.new_game(program, job.players, values, seed)
@@ -113,7 +117,12 @@ def play(job: Job) -> GameResult:
             n = len(machine.legal_ids(state))
             offered += n
             choices += n > 1
-            table.take(act(agents[machine.chooser(state)], table))
+            who = machine.chooser(state)
+            start = time.perf_counter()
+            choice = act(agents[who], table)
+            thought[who] += time.perf_counter() - start
+            asked[who] += 1
+            table.take(choice)
             decisions += 1
             if job.measure and state.result is None:
                 standing = estimate(state)
@@ -136,7 +145,7 @@ def play(job: Job) -> GameResult:
             behind = [d for d in deficits if d > 0]
             trail = sum(behind) / len(behind) if behind else 0.0
     return GameResult(job.index, seed, tuple(scores), tuple(winners), decisions, choices, offered,
-                      lead_changes=changes, standing=standing, trail=trail)
+                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked), seconds=tuple(thought))
 
 
 def _summary(track: list[float]) -> tuple:
