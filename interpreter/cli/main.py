@@ -55,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulecraft", description="Board and card games written as .rules text files, run by one interpreter.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from .. import __version__
+    parser.add_argument("--version", action="version", version=f"rulecraft {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

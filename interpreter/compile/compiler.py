@@ -46,7 +46,7 @@ class Compiler:
                 vtype = vtype.value
             init = self.fn("m", v.init, f"var {v.name}") if v.init is not None else None
             var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size,
-                                     v.seen, domain_of(vtype, len(prog.teams))))
+                                     v.seen, domain_of(vtype, len(prog.teams)), vtype))
         codes, choices, action_count, anytimes = self.rules()
         return Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,
