@@ -509,3 +509,14 @@ def test_an_import_names_a_rules_file(tmp_path, capsys, ref, words):
     game.write_text(f'game "I"\nplayers 1\nimport "{ref}"\nrule play:\n    pass\n')
     code, _out, err = call(capsys, "check", str(game))
     assert code == 1 and words in err and "hunter2" not in err
+
+
+def test_replay_step_lists_every_option_when_asked(capsys, tmp_path):
+    """Issue 11: the stepper cut a long list of options at 10 with no way to see the rest."""
+    (tmp_path / "wide.rules").write_text('game "Wide"\nplayers 1\nrule play:\n'
+                                         '    player(1) chooses k in 1..12 as "bid {k}":\n        pass\n')
+    assert call(capsys, "run", "wide.rules", "-q", "--log", "wide.yaml")[0] == 0
+    code, out, _ = call(capsys, "replay", "wide.yaml", "--step", "--omniscient")
+    assert code == 0 and "bid 10 and 2 more (--all-options lists them all)" in out
+    code, out, _ = call(capsys, "replay", "wide.yaml", "--all-options")
+    assert code == 0 and "bid 11, bid 12" in out and "more" not in out
