@@ -90,7 +90,7 @@ class Lowerer:
             key = f"arrange {sc.name}"
             rules[key] = ir.Rule(key, key, step.span, 0, self.slots.get(id(step), 0), None, self.block(step.value))
             return ir.Step(kind, step.span, key)
-        if kind in ("expect", "take", "legal", "illegal", "next random", "next shuffle"):
+        if kind in ("expect", "take", "legal", "illegal", "deciding", "next random", "next shuffle"):
             return ir.Step(kind, step.span, self.expr(step.value))
         return ir.Step(kind, step.span, step.value, step.name)
 

@@ -146,6 +146,11 @@ class Statements(CheckerBase):
             elif step.kind == "expect":
                 self.expect(step.value, self.expr(step.value), T.BOOL, "an expectation")
                 self.slots[id(step)] = self.scope.count
+            elif step.kind == "deciding":
+                typ = self.expr(step.value)
+                if not T.assignable(typ, T.PLAYER):
+                    self.error(step.value.span, f"who is deciding should be a Player, but this is {_a(typ)}",
+                               "the player in seat k is `player(k)`")
             elif step.kind == "next shuffle":
                 typ = self.expr(step.value)
                 if T.element_of(typ) is None or isinstance(typ, T.ZoneT):

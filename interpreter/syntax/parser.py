@@ -7,6 +7,8 @@ rule, kept in one class so the grammar and the tree it builds read side by side.
 """
 from __future__ import annotations
 
+import attrs
+
 import functools
 import hashlib
 import importlib.resources
@@ -214,7 +216,8 @@ class _ToAst(Transformer):
         return ast.RemoveFrom(self.span(meta), c[0], c[1])
 
     def scenario_decl(self, meta, c):
-        ov, name, doc, *steps = c
+        ov, name, doc, *lines = c
+        steps = [s for line in lines for s in (line if isinstance(line, tuple) else (line,))]
         return ast.ScenarioDecl(self.span(meta), str(name), ov, _unescape(doc[1:-1]) if doc else "", tuple(steps))
 
     def sc_number(self, meta, c):
@@ -236,11 +239,21 @@ class _ToAst(Transformer):
     def sc_expect(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "expect", c[0])
 
+    def sc_expect_checks(self, meta, c):
+        """`expect legal "a" and deciding player(2)`: one step per check, checked in order (one alone
+        is placed at its `expect`, the others at themselves)."""
+        if len(c) == 1:
+            return (attrs.evolve(c[0], span=self.span(meta)),)
+        return tuple(c)
+
     def sc_expect_legal(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "legal", self.template(c[1]))
 
     def sc_expect_illegal(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "illegal", self.template(c[1]))
+
+    def sc_expect_deciding(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "deciding", c[0])
 
     def sc_expect_over(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "over")
