@@ -97,6 +97,16 @@ def join_check(ck, e, typ):
     return T.STR
 
 
+def first_check(ck, e, typ):
+    """Check for first: `x in xs where cond` or a list or zone; the call gives one element."""
+    elem = T.element_of(typ)
+    if elem is None:
+        ck.error(e.args[0].span, f"'first' needs a list, a zone or `x in xs where condition`, not {a_type(typ)}",
+                 REGISTRY["first"].doc)
+        return T.ANY
+    return elem
+
+
 # ------------------------------------------------------------------ code
 def top_code(gen, call, a):
     zone = gen.src(call.args[0])
@@ -176,6 +186,8 @@ declare("sort", 1, "sort(x in xs by key): the elements, smallest key first", sor
 declare("any", 1, "any(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("any({a})"))
 declare("all", 1, "all(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("all({a})"))
 declare("count", 1, "count(conditions): how many are true", expects(T.ListT(T.BOOL), T.INT, "'count'"), count_code)
+declare("first", 1, "first(x in xs where condition): the first element that meets it; first(xs): the first element",
+        first_check, "rt_first({a})")
 declare("abs", 1, "abs(number)", expects(T.INT, T.INT, "'abs'"), "abs({a})")
 declare("join", 2, "join(list, \", \"): the elements as text, with the separator between them", join_check, join_code)
 

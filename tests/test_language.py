@@ -63,3 +63,132 @@ scenario bad "each failing side shown":
     assert message.startswith("expectation not met: total == 4 does not hold (==): total is 3; 4 is 4; and ")
     assert "size(players) == 3 does not hold (==): size(players) is 2" in message
     assert "last == 3" not in message      # the side that holds is not blamed
+
+
+BREAK = '''game "Break"
+players 2
+var found: Int
+var asked: Int
+var k: Int
+rule play:
+    for n in 1..10:
+        if n * n > 30:
+            found = n
+            break
+    while true:
+        k += 1
+        repeat 5:
+            if k > 1:
+                break
+        if k == 3:
+            break
+    for p in players:
+        while true:
+            p chooses x in 1..3 as "say {x}":
+                asked += 1
+                if x == 3:
+                    break
+            if asked > 100:
+                break
+
+scenario stops "break leaves the innermost loop, in rules that wait and rules that do not":
+    expect found == 6 and k == 3
+    take "say 1"
+    take "say 3"
+    expect deciding player(2)
+    expect asked == 2
+    take "say 3"
+    expect over
+'''
+
+
+def test_break_leaves_the_innermost_loop(rules_file):
+    results = run(rules_file, BREAK)
+    assert results["stops"].ok, results["stops"].message
+
+
+def test_break_inside_a_loop_of_a_rule_that_waits_keeps_the_game_saveable(rules_file):
+    """A break out of a waiting loop jumps in the rule's own code; the state stays plain data."""
+    from rulecraft.engine import records
+    from rulecraft.engine.session import Session
+    program = load_file(rules_file(BREAK))
+    s = Session.start(program, "break.rules", 2, seed=1)
+    s.take_label("say 2")
+    s.take_label("say 3")
+    copy = s.state.copy()
+    s.take_label("say 3")
+    assert s.over and not copy.same_as(s.state)
+
+
+def test_let_in_a_def_names_values_once(rules_file):
+    results = run(rules_file, '''game "Let in defs"
+players 2
+card Chip(n: 1..6)
+cards chips = [Chip(n) for n in 1..6]
+zone hand of Chip per player
+
+def best(p: Player): Int =
+    let ns = [c.n for c in p.hand]
+    let top = if size(ns) == 0 then 0 else max(ns)
+    top * 10 + size(ns)
+
+def spread(p: Player): Int =
+    let hi = best(p) / 10
+    let lo = if empty(p.hand) then 0 else min(c.n for c in p.hand)
+    hi - lo
+
+rule play:
+    for c in chips:
+        move c to players[c.n mod 2].hand
+
+scenario values "lets name values once":
+    expect best(player(1)) == 63 and spread(player(1)) == 4 and best(player(2)) == 53
+''')
+    assert results["values"].ok, results["values"].message
+
+
+def test_a_const_is_computed_once_at_load_and_cannot_change(rules_file):
+    from rulecraft.diagnostics import RulesError
+    text = '''game "Consts"
+players 2
+card Chip(n: 1..6)
+cards chips = [Chip(n) for n in 1..6]
+const brews_to_win = 3
+const odd_chips: List[Chip] = [c for c in chips if c.n mod 2 == 1]
+const total = sum(c.n for c in chips)
+rule play:
+    pass
+
+scenario consts "values":
+    expect brews_to_win == 3 and size(odd_chips) == 3 and total == 21
+'''
+    assert run(rules_file, text)["consts"].ok
+    with pytest.raises(RulesError) as info:
+        load_file(rules_file(text.replace("    pass\n", "    total = 4\n")))
+    assert "'total' cannot be changed" in str(info.value)
+
+
+def test_first_finds_the_first_match_and_fails_clearly_on_none(rules_file):
+    from rulecraft.runtime.errors import RulesRuntimeError
+    text = '''game "First"
+players 2
+enum Suit: Cups, Coins
+card Chip(suit: Suit, n: 1..4) named "{suit} {n}"
+cards chips = [Chip(s, n) for s in Suit for n in 1..4]
+zone hand of Chip per player
+var square: Int
+
+def first_coin(p: Player): Chip = first(c in p.hand where c.suit == Coins)
+
+rule play:
+    for c in chips:
+        move c to players[c.n mod 2].hand
+    square = first(n in 1..10 where n * n > 20)
+
+scenario found "finds":
+    expect first_coin(player(1)) == Chip("Coins 2") and square == 5 and first(player(2).hand) == Chip("Cups 1")
+'''
+    assert run(rules_file, text)["found"].ok
+    with pytest.raises(RulesRuntimeError) as info:
+        machine.new_game(load_file(rules_file(text.replace("n * n > 20", "n > 10"))), 2)
+    assert "first(…): no element meets the condition" in str(info.value) and ":14:" in str(info.value)

@@ -40,6 +40,7 @@ class CheckerBase:
         self.in_rule = False
         self.option_types: dict = {}
         self.best_allowed: set = set()
+        self.find_allowed: set = set()     # `x in xs where c` nodes inside first(...)
         self.depth = 0
         self.too_deep = False
         self.module = False

@@ -240,6 +240,8 @@ class Expressions(CheckerBase):
         best = isinstance(arg, ast.BestBy)
         if best and e.func in ("max", "min", "sort"):
             self.best_allowed.add(id(arg))
+        if isinstance(arg, ast.FindWhere) and e.func == "first":
+            self.find_allowed.add(id(arg))
         typ = self.expr(arg)
         self.refs[id(e)] = ("builtin", e.func)
         if best and e.func not in ("max", "min", "sort"):
@@ -293,6 +295,19 @@ class Expressions(CheckerBase):
         if len(e.items) == 1 and isinstance(e.items[0], ast.Comprehension):
             return self.types[id(e.items[0])]
         return T.ListT(elem)
+
+    def expr_LetIn(self, e: ast.LetIn):
+        typ = self.expr(e.value)
+        if typ is T.VOID:
+            self.error(e.value.span, "this gives no value to keep")
+            typ = T.ANY
+        if self.scope.lookup(e.name) is not None:
+            self.error(e.span, f"'{e.name}' is already a local name here", "choose another name")
+        self.scope.push()
+        self.slots[id(e)] = self.scope.declare(e.name, typ, e.span).slot
+        body = self.expr(e.body)
+        self.scope.pop()
+        return body
 
     def expr_Cond(self, e: ast.Cond):
         self.expect(e.test, self.expr(e.test), T.BOOL, "a condition")
@@ -357,6 +372,18 @@ class Expressions(CheckerBase):
             if f.cond is not None:
                 self.expect(f.cond, self.expr(f.cond), T.BOOL, "a filter")
         elem = self.expr(e.element)
+        self.scope.pop()
+        return T.ListT(elem)
+
+    def expr_FindWhere(self, e: ast.FindWhere):
+        if id(e) not in self.find_allowed:
+            self.error(e.span, "`x in xs where condition` only works inside first(...)",
+                       "for a list of them: [x for x in xs if condition]")
+        typ = self.expr(e.iterable)
+        elem = self.iter_elem(e.iterable, typ)
+        self.scope.push()
+        self.slots[id(e)] = self.scope.declare(e.var, elem, e.span).slot
+        self.expect(e.cond, self.expr(e.cond), T.BOOL, "the condition after `where`")
         self.scope.pop()
         return T.ListT(elem)
 

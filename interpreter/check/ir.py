@@ -185,6 +185,26 @@ class ListLit:
 
 
 @_node
+class FindWhere:
+    """`x in xs where cond` inside `first(...)`: the elements of `xs` for which `cond` holds, lazily."""
+    type: object
+    span: object
+    slot: int
+    iterable: object
+    cond: object
+
+
+@_node
+class LetIn:
+    """`let` in a def: `value` computed once into a local slot, then `body`."""
+    type: object
+    span: object
+    slot: int
+    value: object
+    body: object
+
+
+@_node
 class Cond:
     type: object
     span: object
@@ -334,6 +354,12 @@ class Stop:
 
 
 @_node
+class Break:
+    """Leave the innermost loop."""
+    span: object
+
+
+@_node
 class If:
     span: object
     branches: tuple         # ((cond, body), ...)
@@ -437,6 +463,7 @@ class Def:
     type: object
     body: object
     binds_locals: bool      # does the body bind locals (comprehensions, `by`)? then it cannot be inlined
+    const: bool = False     # computed once, when the rules load (compile: ExprGen.const_value)
 
 
 @_node

@@ -73,8 +73,8 @@ class Lowerer:
     def define(self, sym: DefSym) -> ir.Def:
         d = sym.decl
         body = self.expr(d.body)
-        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy)) for n in ir.walk(body))
-        return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds)
+        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy, ir.LetIn, ir.FindWhere)) for n in ir.walk(body))
+        return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds, d.const)
 
     def rule(self, key, label, sym, where) -> ir.Rule:
         d = sym.decl
@@ -135,6 +135,9 @@ class Lowerer:
 
     def st_Stop(self, s):
         return ir.Stop(s.span)
+
+    def st_Break(self, s):
+        return ir.Break(s.span)
 
     def st_If(self, s):
         return ir.If(s.span, tuple((self.expr(c), self.block(b)) for c, b in s.branches),
@@ -260,6 +263,9 @@ class Lowerer:
     def ex_ListLit(self, e):
         return ir.ListLit(self.typ(e), e.span, tuple(self.expr(i) for i in e.items))
 
+    def ex_LetIn(self, e):
+        return ir.LetIn(self.typ(e), e.span, self.slots[id(e)], self.expr(e.value), self.expr(e.body))
+
     def ex_Cond(self, e):
         return ir.Cond(self.typ(e), e.span, self.expr(e.test), self.expr(e.then), self.expr(e.other))
 
@@ -282,6 +288,9 @@ class Lowerer:
         fors = tuple(ir.CompFor(self.slots[id(f)], self.expr(f.iterable),
                                 self.expr(f.cond) if f.cond is not None else None, f.span) for f in e.fors)
         return ir.Comprehension(self.typ(e), e.span, self.expr(e.element), fors)
+
+    def ex_FindWhere(self, e):
+        return ir.FindWhere(self.typ(e), e.span, self.slots[id(e)], self.expr(e.iterable), self.expr(e.cond))
 
     def ex_BestBy(self, e):
         return ir.BestBy(self.typ(e), e.span, self.slots[id(e)], self.expr(e.iterable), self.expr(e.key))

@@ -258,6 +258,8 @@ _KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams
 
 
 def _describe(d) -> str:
+    if isinstance(d, ast.DefDecl) and d.const:
+        return "const"
     return {ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.CardDecl: "card", ast.CardsDecl: "cards",
             ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.DefDecl: "def", ast.RuleDecl: "rule",
             ast.ScoreDecl: "score", ast.InvariantDecl: "invariant", ast.EventDecl: "event",

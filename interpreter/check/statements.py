@@ -321,6 +321,19 @@ class Statements(CheckerBase):
     def stmt_Stop(self, s):
         pass
 
+    def stmt_Break(self, s):
+        if not getattr(self, "loop_depth", 0):
+            self.error(s.span, "`break` leaves a loop, and there is none around it here",
+                       "`stop` leaves the whole rule")
+
+    def loop_body(self, body):
+        """A loop's body: `break` may stand in it (a rule called from it is another matter)."""
+        self.loop_depth = getattr(self, "loop_depth", 0) + 1
+        try:
+            self.block(body)
+        finally:
+            self.loop_depth -= 1
+
     def stmt_If(self, s: ast.If):
         for cond, body in s.branches:
             self.expect(cond, self.expr(cond), T.BOOL, "a condition")
@@ -335,17 +348,17 @@ class Statements(CheckerBase):
         self.slots[(id(s), "index")] = self.scope.temp()
         self.scope.push()
         self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
-        self.block(s.body)
+        self.loop_body(s.body)
         self.scope.pop()
 
     def stmt_While(self, s: ast.While):
         self.expect(s.cond, self.expr(s.cond), T.BOOL, "a condition")
-        self.block(s.body)
+        self.loop_body(s.body)
 
     def stmt_Repeat(self, s: ast.Repeat):
         self.expect(s.count, self.expr(s.count), T.INT, "the number of repeats")
         self.slots[(id(s), "count")] = self.scope.temp()
-        self.block(s.body)
+        self.loop_body(s.body)
 
     def stmt_Choose(self, s: ast.Choose):
         ctyp = self.expr(s.chooser)

@@ -34,6 +34,9 @@ class Compiler:
     def compile(self) -> Program:
         prog, layout = self.prog, self.layout
         self.make_cards()
+        for d in prog.defs.values():
+            if d.const:
+                self.x.const_value(d)          # every const computed now, used or not
         zone_rows, inst_names, inst_owner = layout.zone_instances()
         zones = [ZoneInfo(z.name, z.owner, z.seen, base, count, getattr(z.type.elem, "name", "Card"))
                  for z, base, count in zone_rows]

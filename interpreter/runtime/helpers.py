@@ -107,6 +107,13 @@ def rt_min(xs):
     return min(xs)
 
 
+def rt_first(xs):
+    """`first(x in xs where c)`: the first that meets it; nothing is a sentence for the rule author."""
+    for x in xs:
+        return x
+    raise RuleFailure("first(…): no element meets the condition (or the list is empty)")
+
+
 def rt_max_by(xs, key):
     if not xs:
         raise RuleFailure("max of nothing")

@@ -112,6 +112,24 @@ class RangeLit:
 
 
 @node
+class FindWhere:
+    """`c in p.hand where c.colour == led` (inside `first(...)`)"""
+    span: Span
+    var: str
+    iterable: object
+    cond: object
+
+
+@node
+class LetIn:
+    """`let n = size(p.hand)` then, on the next line of a def, an expression using `n`"""
+    span: Span
+    name: str
+    value: object
+    body: object
+
+
+@node
 class Cond:
     """`if a then b else c`"""
     span: Span
@@ -245,6 +263,12 @@ class Pass:
 @node
 class Stop:
     """`stop`: leave the current rule"""
+    span: Span
+
+
+@node
+class Break:
+    """`break`: leave the innermost loop"""
     span: Span
 
 
@@ -440,6 +464,7 @@ class DefDecl:
     params: tuple
     ret: object
     body: object
+    const: bool = False     # `const NAME = …`: no parameters, computed once when the rules load
 
 
 @node

@@ -267,6 +267,19 @@ class _ToAst(Transformer):
     def sc_next_shuffle(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "next shuffle", c[0])
 
+    def def_body(self, meta, c):
+        *lets, body = c
+        for name, value, span in reversed(lets):
+            body = ast.LetIn(span, name, value, body)
+        return body
+
+    def def_let(self, meta, c):
+        return (str(c[0]), c[2], self.span(meta))
+
+    def const_decl(self, meta, c):
+        ov, name, ret, _eq, body = c
+        return ast.DefDecl(self.span(meta), ov, str(name), (), ret, body, True)
+
     def def_decl(self, meta, c):
         ov, name, params, ret, _eq, body = c
         return ast.DefDecl(self.span(meta), ov, str(name), tuple(params or ()), ret, body)
@@ -334,6 +347,9 @@ class _ToAst(Transformer):
 
     def stop_stmt(self, meta, c):
         return ast.Stop(self.span(meta))
+
+    def break_stmt(self, meta, c):
+        return ast.Break(self.span(meta))
 
     def if_stmt(self, meta, c):
         cond, body, *rest = c
@@ -461,6 +477,13 @@ class _ToAst(Transformer):
             raise _ParseFailure(Diagnostic(head.span, "`by` needs the form `name in collection by key`",
                                            "for example `max(c in cards by strength(c))`"))
         return ast.BestBy(self.span(meta), head.left.id, head.right, key)
+
+    def find_where(self, meta, c):
+        head, cond = c
+        if not (isinstance(head, ast.Compare) and head.op == "in" and isinstance(head.left, ast.Name)):
+            raise _ParseFailure(Diagnostic(head.span, "`where` here needs the form `name in collection where condition`",
+                                           "for example `first(c in p.hand where c.value > 3)`"))
+        return ast.FindWhere(self.span(meta), head.left.id, head.right, cond)
 
 
 def parse_template(tok: Token, path: str, line_shift: int = 0, col_shift: int = 0) -> ast.Template:
