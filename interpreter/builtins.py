@@ -79,6 +79,8 @@ def best(ck, e, typ):
     """Check for max/min: numbers, or `x in xs by key` (then the element)."""
     if type(e.args[0]).__name__ == "BestBy":
         return typ
+    if isinstance(typ, T.ListT) and isinstance(typ.elem, T.EnumT):
+        return typ.elem             # the greatest / least value of an enum, in the order it lists them
     ck.expect(e.args[0], typ, T.ListT(T.INT), f"'{e.func}'")
     return T.INT
 

@@ -192,3 +192,39 @@ scenario found "finds":
     with pytest.raises(RulesRuntimeError) as info:
         machine.new_game(load_file(rules_file(text.replace("n * n > 20", "n > 10"))), 2)
     assert "first(…): no element meets the condition" in str(info.value) and ":14:" in str(info.value)
+
+
+ENUMS = '''
+game "Ranks"
+players 2
+enum Suit: Clubs, Diamonds, Hearts, Spades
+enum Rank(points: Int, face: Bool):
+    Two(0, false) "2", Three(0, false) "3", Four(0, false) "4"
+    Jack(2, true) "J", Queen(3, true) "Q", King(4, true) "K", Ace(11, false) "A"
+enum Hand: HighCard "High Card", Pair, FullHouse "Full House"
+card Playing(suit: Suit, rank: Rank) named "{rank}{suit}"
+cards deck = [Playing(s, r) for s in Suit for r in Rank]
+zone hand of Playing per player
+var best: Hand
+
+rule play:
+    let top = max(c in deck by c.rank)
+    let ranks = sort(r in Rank by -r.position)
+    say "{top} {ranks} {max([Three, Jack, Two])} {Jack < Queen} {Ace.points} {sum(r.points for r in Rank)}"
+    best = FullHouse
+    say "{best} beats {HighCard}: {best > HighCard}"
+
+scenario order "ordered enums":
+    expect Two < Ace and Rank.King > Queen and max([Three, Jack, Two]) == Jack
+    expect Ace.points == 11 and Jack.face and not Ace.face and Ace.position == 6
+'''
+
+
+def test_ordered_enums_with_display_names_and_data(rules_file, capsys):
+    results = run(rules_file, ENUMS)
+    assert results["order"].ok, results["order"].message
+    from rulecraft.cli.main import main
+    assert main(["run", str(rules_file(ENUMS)), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "AClubs A, K, Q, J, 4, 3, 2 J yes 11 20" in out      # display names, in the enum's order
+    assert "Full House beats High Card: yes" in out

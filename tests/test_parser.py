@@ -41,7 +41,7 @@ def dump(node) -> str:
     parts = [type(node).__name__]
     for f in attrs.fields(type(node)):
         value = getattr(node, f.name)
-        if isinstance(value, Span):
+        if isinstance(value, Span) or f.name == "spans":
             continue
         if f.name in FLAGS:
             if value:
@@ -176,7 +176,9 @@ DECLARATIONS = [
      "(OptionDecl wheel (ChoiceDomain [descending ascending]) descending the side)"),
     ("option hand_size: 1..9 = 6", "(OptionDecl hand_size (RangeDomain 1 9) 6 )"),
     ("option solo: Bool = false", "(OptionDecl solo (BoolDomain) false )"),
-    ("enum Colour: Yellow, Blue", "(EnumDecl Colour [Yellow Blue])"),
+    ("enum Colour: Yellow, Blue", "(EnumDecl Colour [Yellow Blue] [_ _] [] [_ _])"),
+    ("enum Rank(points: Int):\n    Ten(10) \"10\", Ace(11) \"A\",\n    Two(0)",
+     "(EnumDecl Rank [Ten Ace Two] [10 A _] [(Field points Int)] [[10] [11] [0]])"),
     ('card Witch(colour: Colour, number: 1..9) named "{colour} {number}"',
      "(CardDecl Witch [(Field colour Colour) (Field number (RangeType 1 9))] (Template colour ' ' number))"),
     ("card Token(value: Int)", "(CardDecl Token [(Field value Int)])"),

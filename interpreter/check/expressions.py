@@ -144,6 +144,8 @@ class Expressions(CheckerBase):
         otyp = self.expr(e.obj)
         if otyp is T.ANY:
             return T.ANY
+        if isinstance(otyp, T.EnumT):
+            return self.enum_attr(e, otyp)
         if isinstance(otyp, (T.CardT,)) or otyp is T.ANYCARD:
             if e.name == "owner":
                 self.refs[id(e)] = "owner"
@@ -332,6 +334,28 @@ class Expressions(CheckerBase):
         self.expect(e.right, b, T.INT, f"'{e.op}'")
         return T.INT
 
+    def enum_attr(self, e, otyp):
+        """`r.points`: data an enum value carries; `r.position`: its place in the enum, from 0."""
+        if e.name == "position":
+            self.refs[id(e)] = ("enum position",)
+            return T.INT
+        sym = next((s for s in self.enums if s.type is otyp or s.type == otyp), None)
+        fields = sym.fields if sym is not None else {}
+        if e.name in fields:
+            typ, values = fields[e.name]
+            self.refs[id(e)] = ("enum data", values)
+            return typ
+        self.error(e.name_span, f"a {otyp.name} value has no '{e.name}'",
+                   did_you_mean(e.name, list(fields) + ["position"])
+                   or (f"it carries {', '.join(fields)} and its position" if fields else
+                       "an enum value has its `position`; give the enum data with `enum NAME(field: Type): …`"))
+        return T.ANY
+
+    @staticmethod
+    def ordered(a, b) -> bool:
+        """`<` and friends: numbers, or two values of one enum (in the order it lists them)."""
+        return isinstance(a, T.EnumT) and (b == a or b is T.ANY) or isinstance(b, T.EnumT) and a is T.ANY
+
     def expr_Compare(self, e: ast.Compare):
         a = self.expr(e.left)
         b = self.expr(e.right)
@@ -341,6 +365,8 @@ class Expressions(CheckerBase):
                 self.error(e.right.span, f"'{e.op}' needs a list or a zone on its right, not {_a(b)}")
             elif T.join(a, elem) is None:
                 self.error(e.span, f"{_a(a)} is never in {_a(b)}")
+            return T.BOOL
+        if e.op in ("<", ">", "<=", ">=") and self.ordered(a, b):
             return T.BOOL
         if e.op in ("<", ">", "<=", ">="):
             self.expect(e.left, a, T.INT, f"'{e.op}'")
@@ -394,7 +420,9 @@ class Expressions(CheckerBase):
         elem = self.iter_elem(e.iterable, typ)
         self.scope.push()
         self.slots[id(e)] = self.scope.declare(e.var, elem, e.span).slot
-        self.expect(e.key, self.expr(e.key), T.INT, "the key after `by`")
+        key = self.expr(e.key)
+        if not isinstance(key, T.EnumT):       # a number, or a value of an ordered enum
+            self.expect(e.key, key, T.INT, "the key after `by`")
         self.scope.pop()
         return elem
 

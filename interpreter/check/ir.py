@@ -185,6 +185,16 @@ class ListLit:
 
 
 @_node
+class EnumData:
+    """`r.points`: data an enum value carries (`values`, by the value's index); `r.position` when
+    `values` is None (an enum value is its index)."""
+    type: object
+    span: object
+    values: object
+    obj: object
+
+
+@_node
 class FindWhere:
     """`x in xs where cond` inside `first(...)`: the elements of `xs` for which `cond` holds, lazily."""
     type: object

@@ -227,6 +227,8 @@ class Lowerer:
             return ir.Property(typ, e.span, ref, obj)
         if isinstance(ref, tuple) and ref[0] == "field":
             return ir.CardField(typ, e.span, ref[1], ref[2], obj)
+        if isinstance(ref, tuple) and ref[0] in ("enum data", "enum position"):
+            return ir.EnumData(typ, e.span, ref[1] if ref[0] == "enum data" else None, obj)
         if isinstance(ref, ZoneSym):
             return ir.Zone(typ, e.span, ref.decl.name, obj)
         if isinstance(ref, VarSym):

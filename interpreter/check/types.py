@@ -31,6 +31,7 @@ ANYCARD = Prim("Card")   # any card type, for helpers such as `rule deal(source:
 class EnumT:
     name: str
     values: tuple
+    shown: tuple = attrs.field(default=(), eq=False)     # display names ("Full House"), one per value
 
     def __str__(self):
         return self.name

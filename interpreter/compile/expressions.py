@@ -325,6 +325,11 @@ class ExprGen:
             return f"({self.comprehension(e)})"
         return self.seq(e)
 
+    def ex_EnumData(self, e):
+        if e.values is None:
+            return self.src(e.obj)          # an enum value is its position
+        return f"{self.const(tuple(e.values))}[{self.src(e.obj)}]"
+
     def ex_FindWhere(self, e):
         """The elements that meet the condition, as a generator: `first` takes one and stops."""
         var = f"v{e.slot}"

@@ -176,7 +176,7 @@ class Layout:
         if isinstance(typ, T.CardT) or typ is T.ANYCARD:
             return lambda m, v: m.program.card_names[v] if v is not None else "no card"
         if isinstance(typ, T.EnumT):
-            values = typ.values
+            values = typ.shown or typ.values      # display names, where the enum gives them
             return lambda m, v: values[v]
         if typ is T.TEAM:
             teams = self.teams

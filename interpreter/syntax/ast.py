@@ -405,11 +405,15 @@ class OptionDecl:
 
 @node
 class EnumDecl:
-    """`enum Colour: Yellow, Blue, Red`"""
+    """`enum Colour: Yellow, Blue, Red`; `enum Rank(points: Int): Ten(10), Ace(11) "A"`"""
     span: Span
     override: bool
     name: str
     values: tuple
+    shown: tuple = ()       # per value: its display name, or None (shown by its name)
+    fields: tuple = ()      # Field: the data each value carries
+    data: tuple = ()        # per value: the expressions given for the fields (a tuple), or None
+    spans: tuple = ()       # per value: where it is written
 
 
 @node

@@ -154,7 +154,22 @@ class _ToAst(Transformer):
         return ast.OptionDecl(self.span(meta), ov, str(name), domain, default, _unescape(doc[1:-1]) if doc else "")
 
     def enum_decl(self, meta, c):
-        return ast.EnumDecl(self.span(meta), c[0], str(c[1]), tuple(str(t) for t in c[2:]))
+        ov, name, fields, *lines = c
+        values = [v for line in lines for v in line]
+        return ast.EnumDecl(self.span(meta), ov, str(name), tuple(v[0] for v in values),
+                            tuple(v[2] for v in values), tuple(fields or ()), tuple(v[1] for v in values),
+                            tuple(v[3] for v in values))
+
+    def enum_fields(self, meta, c):
+        return tuple(c)
+
+    def enum_values(self, meta, c):
+        return [v for v in c if v is not None]
+
+    def enum_value(self, meta, c):
+        name, args, shown = c
+        return (str(name), tuple(args) if args is not None else None,
+                _unescape(shown[1:-1]) if shown is not None else None, self.span(meta))
 
     def field(self, meta, c):
         return ast.Field(self.span(meta), str(c[0]), c[1])
