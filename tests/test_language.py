@@ -228,3 +228,53 @@ def test_ordered_enums_with_display_names_and_data(rules_file, capsys):
     out = capsys.readouterr().out
     assert "AClubs A, K, Q, J, 4, 3, 2 J yes 11 20" in out      # display names, in the enum's order
     assert "Full House beats High Card: yes" in out
+
+
+OPTIONAL = '''
+game "Champions"
+players 3
+enum Suit: Cups, Coins
+var champion: Player?
+var trump: Suit?
+var best: Int? per player
+
+def title: Str = if champion != none then "champion {champion} of seat {champion.seat}" else "no champion yet"
+
+rule play:
+    say "{title}; trump {trump}; {player(1).best}"
+    for p in players:
+        p chooses k in 1..3 as "score {k}":
+            p.best = k
+    let top = max(p in players by if p.best != none then p.best else 0)
+    champion = top
+    if champion != none and champion.seat == 1:
+        say "the first seat wins"
+    if trump == none:
+        trump = Coins
+    say "{title}; trump {trump}"
+
+scenario crowned "a champion, once there is one":
+    expect champion == none and trump == none and title == "no champion yet"
+    take "score 1"
+    take "score 3"
+    take "score 2"
+    expect champion == player(2) and trump == Coins
+    expect title == "champion Player 2 of seat 2"
+'''
+
+
+def test_optional_values_start_as_none_and_survive_a_save(rules_file):
+    results = run(rules_file, OPTIONAL)
+    assert results["crowned"].ok, results["crowned"].message
+    from rulecraft.engine import records
+    from rulecraft.engine.session import Session
+    from rulecraft.engine import views
+    program = load_file(rules_file(OPTIONAL))
+    s = Session.start(program, "game.rules", 3, seed=1)
+    shown = views.view(s.state, 0)
+    assert "none" in str(shown)                        # champion, trump: shown as none, not as a placeholder
+    s.take_label("score 2")
+    text = records.dump(records.session_record(s, "save"))
+    back = records.restore(records.parse(text), lambda ref: program, check_digest=False)
+    records.verify_state(records.parse(text), back, "the save")      # the stored state, None values included
+    assert back.state.same_as(s.state) and "null" in text

@@ -287,6 +287,13 @@ class Declarations(CheckerBase):
     def resolve_type(self, t):
         if t is None:
             return T.ANY
+        if isinstance(t, ast.OptionalType):
+            inner = self.resolve_type(t.inner)
+            if T.is_card(inner) and inner is not T.ANY or isinstance(inner, (T.ZoneT, T.ListT)):
+                self.error(t.span, f"{inner} cannot be optional",
+                           "a card that may be missing is a zone that may be empty; a list may be empty")
+                return T.ANY
+            return T.optional(inner)
         if isinstance(t, ast.RangeType):
             if t.lo > t.hi:
                 self.error(t.span, f"the range {t.lo}..{t.hi} is empty", "write the smaller number first")

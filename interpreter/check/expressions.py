@@ -16,7 +16,10 @@ from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValue
 class Expressions(CheckerBase):
     def expect(self, node, got, want, what):
         if not T.assignable(got, want):
-            self.error(node.span, f"{what} should be {_a(want)}, but this is {_a(got)}")
+            hint = None
+            if isinstance(got, T.OptionalT) and T.assignable(got.inner, want):
+                hint = f"it may be none: use it inside `if {_text_of(node)} != none:`"
+            self.error(node.span, f"{what} should be {_a(want)}, but this is {_a(got)}", hint)
             return
         # a card of any type used as a card of one type: checked when the rules run
         if got is T.ANYCARD and isinstance(want, T.CardT):
@@ -38,10 +41,55 @@ class Expressions(CheckerBase):
                 self.types[id(e)] = T.ANY
                 return T.ANY
             typ = getattr(self, "expr_" + type(e).__name__)(e)
+            if isinstance(typ, T.OptionalT) and self.narrowed:
+                key = narrow_key(e)
+                if key is not None and key in self.narrowed:
+                    typ = typ.inner          # checked not to be none where this stands
         finally:
             self.depth -= 1
         self.types[id(e)] = typ
         return typ
+
+    def expr_NoneLit(self, e):
+        return T.NONE
+
+    # ---- optional values: `x != none` lets `x` be used as a value where it holds
+    def narrowings(self, cond, holds: bool) -> list:
+        """The keys of the expressions known not to be none when `cond` is `holds`."""
+        if isinstance(cond, ast.Compare) and cond.op in ("==", "!="):
+            for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+                if isinstance(b, ast.NoneLit) and narrow_key(a) is not None:
+                    return [narrow_key(a)] if (cond.op == "!=") == holds else []
+        if isinstance(cond, ast.BoolOp) and (cond.op == "and") == holds:
+            return self.narrowings(cond.left, holds) + self.narrowings(cond.right, holds)
+        if isinstance(cond, ast.Not):
+            return self.narrowings(cond.operand, not holds)
+        return []
+
+    def with_narrowed(self, keys, check, *args):
+        """Run `check(*args)` with `keys` known not to be none (until a statement in it may change them)."""
+        if not keys:
+            return check(*args)
+        self.narrow_saved.append(self.narrowed)
+        self.narrowed = set(self.narrowed) | set(keys)
+        try:
+            return check(*args)
+        finally:
+            self.narrowed = self.narrow_saved.pop()
+
+    def unnarrow(self, keys=None, variables=False):
+        """From here on, these keys (or, with `variables`, every key but a plain local) may be none again:
+        in the blocks around too, which go on after this one."""
+        if not self.narrowed and not self.narrow_saved:
+            return
+        def dead(k):
+            if variables and not (len(k) == 1 and self.scope is not None and self.scope.lookup(k[0]) is not None):
+                return True
+            # `q.champion = …` may be p's champion: an attribute assigned under any name counts
+            return any(a == k[:len(a)] or k == a[:len(k)] or (len(a) > 1 and a[-1] == k[-1]) for a in keys or ())
+        for s in [self.narrowed] + self.narrow_saved:
+            for k in [k for k in s if dead(k)]:
+                s.discard(k)
 
     def expr_IntLit(self, e):
         return T.INT
@@ -146,6 +194,10 @@ class Expressions(CheckerBase):
             return T.ANY
         if isinstance(otyp, T.EnumT):
             return self.enum_attr(e, otyp)
+        if isinstance(otyp, T.OptionalT):
+            self.error(e.obj.span, f"this is {_a(otyp)}: it may be none",
+                       f"use `.{e.name}` inside `if {_text_of(e.obj)} != none:`")
+            return T.ANY
         if isinstance(otyp, (T.CardT,)) or otyp is T.ANYCARD:
             if e.name == "owner":
                 self.refs[id(e)] = "owner"
@@ -313,8 +365,8 @@ class Expressions(CheckerBase):
 
     def expr_Cond(self, e: ast.Cond):
         self.expect(e.test, self.expr(e.test), T.BOOL, "a condition")
-        a = self.expr(e.then)
-        b = self.expr(e.other)
+        a = self.with_narrowed(self.narrowings(e.test, True), self.expr, e.then)
+        b = self.with_narrowed(self.narrowings(e.test, False), self.expr, e.other)
         j = T.join(a, b)
         if j is None:
             self.error(e.span, f"both branches must have one type, not {a} and {b}")
@@ -378,7 +430,9 @@ class Expressions(CheckerBase):
 
     def expr_BoolOp(self, e: ast.BoolOp):
         self.expect(e.left, self.expr(e.left), T.BOOL, f"'{e.op}'")
-        self.expect(e.right, self.expr(e.right), T.BOOL, f"'{e.op}'")
+        # `x != none and x.seat == 1`: the right side runs only when the left holds (fails, for `or`)
+        right = self.with_narrowed(self.narrowings(e.left, e.op == "and"), self.expr, e.right)
+        self.expect(e.right, right, T.BOOL, f"'{e.op}'")
         return T.BOOL
 
     def expr_Not(self, e: ast.Not):
@@ -426,3 +480,18 @@ class Expressions(CheckerBase):
         self.scope.pop()
         return elem
 
+
+
+def narrow_key(e):
+    """What a `!= none` test can vouch for: a name, or attributes of a name (`p.champion`)."""
+    if isinstance(e, ast.Name):
+        return (e.id,)
+    if isinstance(e, ast.Attr):
+        base = narrow_key(e.obj)
+        return base + (e.name,) if base is not None else None
+    return None
+
+
+def _text_of(e) -> str:
+    key = narrow_key(e)
+    return ".".join(key) if key is not None else "it"

@@ -185,6 +185,13 @@ class ListLit:
 
 
 @_node
+class NoneValue:
+    """`none`, the value of an optional type that holds nothing."""
+    type: object
+    span: object
+
+
+@_node
 class EnumData:
     """`r.points`: data an enum value carries (`values`, by the value's index); `r.position` when
     `values` is None (an enum value is its index)."""

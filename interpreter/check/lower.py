@@ -183,6 +183,9 @@ class Lowerer:
     def ex_IntLit(self, e):
         return ir.Const(T.INT, e.span, int(e.value))
 
+    def ex_NoneLit(self, e):
+        return ir.NoneValue(T.NONE, e.span)
+
     def ex_BoolLit(self, e):
         return ir.Const(T.BOOL, e.span, bool(e.value))
 

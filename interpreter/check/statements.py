@@ -6,6 +6,7 @@ from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
+from .expressions import narrow_key
 from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
 
 
@@ -79,7 +80,8 @@ class Statements(CheckerBase):
         d = sym.decl
         # a def is checked where it is first used; its own nesting starts again from zero there, so
         # a chain of defs is judged the same whichever is declared first
-        saved = (self.scope, self.current_decl, self.in_rule, self.depth)
+        saved = (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved)
+        self.narrowed, self.narrow_saved = set(), []      # what the caller knows is not the def's to rely on
         sym.checking = True
         self.scope = Scope(d)
         self.current_decl = d
@@ -94,7 +96,7 @@ class Statements(CheckerBase):
             sym.ret = typ
         sym.frame_size = max(1, self.scope.count)
         sym.checking = False
-        self.scope, self.current_decl, self.in_rule, self.depth = saved
+        self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved = saved
         return sym.ret
 
     def check_rule(self, sym: RuleSym):
@@ -181,12 +183,21 @@ class Statements(CheckerBase):
 
     def stmt_Assign(self, s: ast.Assign):
         vtyp = self.expr(s.value)
+        key = narrow_key(s.target)
+        was = key in self.narrowed
+        if was:
+            self.narrowed.discard(key)       # the place itself may hold none: type it as declared
         ttyp = self.assign_target(s.target)
         if s.op != "=":
             self.expect(s.value, vtyp, T.INT, f"'{s.op}'")
             self.expect(s.target, ttyp, T.INT, f"'{s.op}'")
         else:
             self.expect(s.value, vtyp, ttyp, "the new value")
+        if key is not None:
+            if vtyp is T.NONE or vtyp is T.ANY or isinstance(vtyp, T.OptionalT):
+                self.unnarrow({key})
+            elif was:
+                self.narrowed.add(key)
 
     def assignable_names(self):
         names = [n for n, s in self.globals.items() if isinstance(s, VarSym)]
@@ -232,12 +243,14 @@ class Statements(CheckerBase):
             self.call_args(call, sym.params, sym.decl.name)
             self.refs[id(call)] = sym
             self.types[id(call)] = T.VOID
+            self.unnarrow(variables=True)     # the rule may set any variable to none
             return
         typ = self.expr(call)
         if typ is not T.ANY:
             self.error(call.span, f"'{call.func}' gives a value but does nothing", "use it in `let`, `if` or an assignment")
 
     def stmt_Signal(self, s: ast.Signal):
+        self.unnarrow(variables=True)         # its handlers may set any variable to none
         event = self.events.get(s.event)
         if event is None:
             for a in s.args:
@@ -328,6 +341,7 @@ class Statements(CheckerBase):
 
     def loop_body(self, body):
         """A loop's body: `break` may stand in it (a rule called from it is another matter)."""
+        self.before_loop(body)
         self.loop_depth = getattr(self, "loop_depth", 0) + 1
         try:
             self.block(body)
@@ -335,11 +349,30 @@ class Statements(CheckerBase):
             self.loop_depth -= 1
 
     def stmt_If(self, s: ast.If):
+        failed = []          # what the earlier conditions, having failed, vouch for
         for cond, body in s.branches:
-            self.expect(cond, self.expr(cond), T.BOOL, "a condition")
-            self.block(body)
+            self.with_narrowed(failed, self._condition, cond)
+            self.with_narrowed(failed + self.narrowings(cond, True), self.block, body)
+            failed = failed + self.narrowings(cond, False)
         if s.otherwise is not None:
-            self.block(s.otherwise)
+            self.with_narrowed(failed, self.block, s.otherwise)
+
+    def _condition(self, cond):
+        self.expect(cond, self.expr(cond), T.BOOL, "a condition")
+
+    def before_loop(self, body):
+        """A loop's body runs again after itself: what it may change is unknown at its start."""
+        if not self.narrowed:
+            return
+        assigned, calls = set(), False
+        for n in _walk_ast(body):
+            if isinstance(n, ast.Assign):
+                k = narrow_key(n.target)
+                if k is not None:
+                    assigned.add(k)
+            elif isinstance(n, (ast.Signal, ast.Choose, ast.ExprStmt)):
+                calls = True
+        self.unnarrow(assigned, variables=calls)
 
     def stmt_For(self, s: ast.For):
         typ = self.expr(s.iterable)
@@ -352,6 +385,7 @@ class Statements(CheckerBase):
         self.scope.pop()
 
     def stmt_While(self, s: ast.While):
+        self.before_loop(s.body)              # the condition is tested again after the body
         self.expect(s.cond, self.expr(s.cond), T.BOOL, "a condition")
         self.loop_body(s.body)
 
@@ -361,6 +395,7 @@ class Statements(CheckerBase):
         self.loop_body(s.body)
 
     def stmt_Choose(self, s: ast.Choose):
+        self.unnarrow(variables=True)         # while the player decides, other rules may run (`anytime`)
         ctyp = self.expr(s.chooser)
         self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
         dtyp = self.expr(s.domain)
@@ -420,3 +455,20 @@ def _constant_option_value(node, sym, checker):
     return False
 
 
+
+
+def _walk_ast(node):
+    """Every syntax node under `node` (a node or a tuple of them)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+            continue
+        if not hasattr(type(n), "__attrs_attrs__"):
+            continue
+        yield n
+        for f in type(n).__attrs_attrs__:
+            v = getattr(n, f.name)
+            if isinstance(v, (tuple, list)) or hasattr(type(v), "__attrs_attrs__"):
+                stack.append(v)

@@ -325,6 +325,9 @@ class ExprGen:
             return f"({self.comprehension(e)})"
         return self.seq(e)
 
+    def ex_NoneValue(self, e):
+        return "None"
+
     def ex_EnumData(self, e):
         if e.values is None:
             return self.src(e.obj)          # an enum value is its position

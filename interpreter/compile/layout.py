@@ -175,6 +175,11 @@ class Layout:
             return lambda m, v: m.names[v] if 0 <= v < len(m.names) else f"Player {v + 1}"
         if isinstance(typ, T.CardT) or typ is T.ANYCARD:
             return lambda m, v: m.program.card_names[v] if v is not None else "no card"
+        if isinstance(typ, T.OptionalT):
+            inner = self.formatter(typ.inner)
+            return lambda m, v: "none" if v is None else inner(m, v)
+        if typ is T.NONE:
+            return lambda m, v: "none"
         if isinstance(typ, T.EnumT):
             values = typ.shown or typ.values      # display names, where the enum gives them
             return lambda m, v: values[v]

@@ -50,6 +50,19 @@ class IntLit:
 
 
 @node
+class NoneLit:
+    """`none`: no value (of an optional type, `Player?`)"""
+    span: Span
+
+
+@node
+class OptionalType:
+    """`Player?`"""
+    span: Span
+    inner: object
+
+
+@node
 class BoolLit:
     """`true`"""
     span: Span

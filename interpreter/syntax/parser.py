@@ -319,6 +319,9 @@ class _ToAst(Transformer):
     def named_type(self, meta, c):
         return ast.NamedType(self.span(meta), str(c[0]))
 
+    def optional_type(self, meta, c):
+        return ast.OptionalType(self.span(meta), c[0])
+
     def generic_type(self, meta, c):
         return ast.GenericType(self.span(meta), str(c[0]), c[1])
 
@@ -464,6 +467,9 @@ class _ToAst(Transformer):
 
     def name(self, meta, c):
         return ast.Name(self.span(meta), str(c[0]))
+
+    def none_lit(self, meta, c):
+        return ast.NoneLit(self.span(meta))
 
     def true_lit(self, meta, c):
         return ast.BoolLit(self.span(meta), True)
