@@ -278,3 +278,52 @@ def test_optional_values_start_as_none_and_survive_a_save(rules_file):
     back = records.restore(records.parse(text), lambda ref: program, check_digest=False)
     records.verify_state(records.parse(text), back, "the save")      # the stored state, None values included
     assert back.state.same_as(s.state) and "null" in text
+
+
+RANGES = '''
+game "Bids"
+players 2..4
+option hand_size: 1..8 = 3
+var bid: Int per player
+var tricks_left: 0..13 = 5
+
+rule play:
+    for p in players:
+        p chooses b in 0..hand_size as "bid {b}":
+            p.bid = b
+    let total = sum(p.bid for p in players)
+    player(1) chooses k in 1..player_count + tricks_left as "take {k}":
+        say "{k}"
+    say "{[n * n for n in 1..total]}"
+
+scenario bids "computed ends":
+    option hand_size = 2
+    expect legal "bid 2" and not legal "bid 3"
+    take "bid 2"
+    take "bid 1"
+    expect legal "take 7" and not legal "take 8"
+'''
+
+
+def test_computed_range_bounds_in_choices_and_lists(rules_file):
+    results = run(rules_file, RANGES)
+    assert results["bids"].ok, results["bids"].message
+    program = load_file(rules_file(RANGES))
+    # the universe of `0..hand_size` is 0..8 whatever the option's value: ids do not depend on it
+    from rulecraft.engine.session import Session
+    ids = {}
+    for size in (2, 8):
+        s = Session.start(program, "game.rules", 2, seed=0, options={"hand_size": size})
+        ids[size] = {o.label: o.id for o in s.legal()}
+    assert ids[2]["bid 1"] == ids[8]["bid 1"] and "bid 8" in ids[8]
+
+
+def test_a_computed_range_outside_its_declared_bounds_stops_the_rules(rules_file):
+    from rulecraft.runtime.errors import RulesRuntimeError
+    from rulecraft.engine.session import Session
+    text = RANGES.replace("var tricks_left: 0..13 = 5", "var tricks_left: 0..13 = 20")
+    s = Session.start(load_file(rules_file(text)), "game.rules", 2, seed=0)
+    s.take_label("bid 1")
+    with pytest.raises(RulesRuntimeError) as info:
+        s.take_label("bid 1")
+    assert "the range 1..22 goes outside 1..17" in str(info.value)

@@ -105,6 +105,41 @@ class Expressions(CheckerBase):
                     self.error(part.span, "this has no value to show")
         return T.STR
 
+    def expr_RangeExpr(self, e):
+        self.expect(e.low, self.expr(e.low), T.INT, "the start of a range")
+        self.expect(e.high, self.expr(e.high), T.INT, "the end of a range")
+        return T.ListT(T.INT)
+
+    def bounds(self, e):
+        """(least, greatest) an Int expression can be, from the declared bounds of what it is computed
+        from — numbers, range options, variables of a range type, player_count — or None."""
+        if isinstance(e, ast.IntLit):
+            return (e.value, e.value)
+        if isinstance(e, ast.Neg):
+            b = self.bounds(e.operand)
+            return (-b[1], -b[0]) if b else None
+        if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
+            a, b = self.bounds(e.left), self.bounds(e.right)
+            if a is None or b is None:
+                return None
+            if e.op == "+":
+                return (a[0] + b[0], a[1] + b[1])
+            if e.op == "-":
+                return (a[0] - b[1], a[1] - b[0])
+            products = [x * y for x in a for y in b]
+            return (min(products), max(products))
+        if isinstance(e, ast.Cond):
+            a, b = self.bounds(e.then), self.bounds(e.other)
+            return (min(a[0], b[0]), max(a[1], b[1])) if a and b else None
+        sym = self.refs.get(id(e))
+        if isinstance(sym, OptionSym) and sym.kind == "range":
+            return tuple(sym.values)
+        if isinstance(sym, VarSym) and isinstance(sym.decl.type, ast.RangeType):
+            return (sym.decl.type.lo, sym.decl.type.hi)
+        if isinstance(sym, BuiltinValue) and e.id == "player_count":
+            return (self.min_players, self.max_players)
+        return None
+
     def expr_RangeLit(self, e):
         if e.lo > e.hi:
             self.error(e.span, f"the range {e.lo}..{e.hi} is empty", "write the smaller number first")

@@ -185,6 +185,20 @@ class ListLit:
 
 
 @_node
+class ComputedRange:
+    """`0..hand_size`: bounds computed when the rules run. As a choice's domain, `lo..hi` is its
+    universe (derived from the declared bounds of what the bounds are computed from), checked at run time."""
+    type: object
+    span: object
+    low: object
+    high: object
+    lo: int = 0
+    hi: int = -1
+    kind: str = "range"     # (read by the layout like a Fixed range's)
+    bounded: bool = False   # lo..hi is known (the range is a choice's domain)
+
+
+@_node
 class NoneValue:
     """`none`, the value of an optional type that holds nothing."""
     type: object

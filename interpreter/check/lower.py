@@ -189,6 +189,12 @@ class Lowerer:
     def ex_BoolLit(self, e):
         return ir.Const(T.BOOL, e.span, bool(e.value))
 
+    def ex_RangeExpr(self, e):
+        universe = self.c.range_universe.get(id(e))
+        lo, hi = universe if universe is not None else (0, -1)
+        return ir.ComputedRange(T.ListT(T.INT), e.span, self.expr(e.low), self.expr(e.high), lo, hi, "range",
+                                universe is not None)
+
     def ex_RangeLit(self, e):
         return ir.Fixed(T.ListT(T.INT), e.span, "range", "", e.lo, e.hi)
 

@@ -400,7 +400,9 @@ class Statements(CheckerBase):
         self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
         dtyp = self.expr(s.domain)
         elem = self.iter_elem(s.domain, dtyp)
-        if not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+        if isinstance(s.domain, ast.RangeExpr):
+            self.range_universe_of(s.domain)
+        elif not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
                 or (elem is T.INT and _static_range(s.domain) is not None)):
             self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
                        "choose among cards, zones, players, teams, enum values, or a range like 1..6")
@@ -416,6 +418,24 @@ class Statements(CheckerBase):
             self.expr(s.pass_label)
         if s.otherwise is not None:
             self.block(s.otherwise)
+
+    def range_universe_of(self, r):
+        """A choice over `lo..hi` computed when the rules run: its options' universe, from the bounds of both ends."""
+        low, high = self.bounds(r.low), self.bounds(r.high)
+        for end, b in ((r.low, low), (r.high, high)):
+            if b is None:
+                self.error(end.span, "the options of a choice must come from a fixed set: no bound can be derived "
+                                     "for this end of the range",
+                           "compute it from numbers, range options, variables of a range type (`var n: 0..8`) "
+                           "or player_count")
+                return
+        lo, hi = low[0], high[1]
+        if hi < lo:
+            self.error(r.span, f"this range is always empty (its ends lie in {low[0]}..{low[1]} and {high[0]}..{high[1]})")
+        elif hi - lo >= 100_000:
+            self.error(r.span, f"this range can reach {lo}..{hi}: too many options", "a choice offers at most 100000 numbers")
+        else:
+            self.range_universe[id(r)] = (lo, hi)
 
     def iter_elem(self, node, typ):
         if isinstance(node, ast.Name) and isinstance(self.refs.get(id(node)), (EnumSym, CardSym)):

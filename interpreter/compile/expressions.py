@@ -325,6 +325,10 @@ class ExprGen:
             return f"({self.comprehension(e)})"
         return self.seq(e)
 
+    def ex_ComputedRange(self, e):
+        within = f", ({e.lo}, {e.hi})" if e.bounded else ""
+        return f"rt_range({self.src(e.low)}, {self.src(e.high)}{within})"
+
     def ex_NoneValue(self, e):
         return "None"
 

@@ -117,6 +117,14 @@ class ListLit:
 
 
 @node
+class RangeExpr:
+    """`0..hand_size`: a range with a bound computed when the rules run"""
+    span: Span
+    low: object
+    high: object
+
+
+@node
 class RangeLit:
     """`1..9`"""
     span: Span

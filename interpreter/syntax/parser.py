@@ -59,6 +59,15 @@ class _ParseFailure(Exception):
 _STRING_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
+def _literal_int(node):
+    """The number a literal (`3`, `-3`) stands for, else None."""
+    if isinstance(node, ast.IntLit):
+        return node.value
+    if isinstance(node, ast.Neg) and isinstance(node.operand, ast.IntLit):
+        return -node.operand.value
+    return None
+
+
 def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(1)), body)
 
@@ -481,7 +490,10 @@ class _ToAst(Transformer):
         return ast.ListLit(self.span(meta), tuple(c[0] or ()))
 
     def range_lit(self, meta, c):
-        return ast.RangeLit(self.span(meta), int(c[0]), int(c[1]))
+        low, high = _literal_int(c[0]), _literal_int(c[1])
+        if low is not None and high is not None:
+            return ast.RangeLit(self.span(meta), low, high)
+        return ast.RangeExpr(self.span(meta), c[0], c[1])
 
     def args(self, meta, c):
         return tuple(c)
