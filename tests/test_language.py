@@ -327,3 +327,80 @@ def test_a_computed_range_outside_its_declared_bounds_stops_the_rules(rules_file
     with pytest.raises(RulesRuntimeError) as info:
         s.take_label("bid 1")
     assert "the range 1..22 goes outside 1..17" in str(info.value)
+
+
+SOME = '''
+game "Re-rolls"
+players 2
+card Die(n: 1..5) named "die {n}"
+cards dice = [Die(n) for n in 1..5]
+var face: Int by Die = 1
+var total: Int per player
+
+rule play:
+    for p in players:
+        for d in dice:
+            face[d] = random(1..6)
+        p chooses some d in dice where face[d] < 6 up to 3 as "re-roll {d} (a {face[d]})" or "keep the rest":
+            for x in d:
+                face[x] = random(1..6)
+            say "{p} re-rolled {size(d)}: {d}"
+        p.total = sum(face[x] for x in dice)
+    player(1) chooses some k in 1..4 exactly 2 as "pick {k}":
+        say "picked {k}"
+
+score p = p.total
+
+scenario reroll "pick several, then stop":
+    next random is 1
+    next random is 2
+    next random is 3
+    next random is 4
+    next random is 6
+    expect legal "re-roll die 1 (a 1)" and not legal "re-roll die 5 (a 6)" and legal "keep the rest"
+    take "re-roll die 1 (a 1)"
+    expect not legal "re-roll die 1 (a 1)" and deciding player(1)
+    take "re-roll die 2 (a 2)"
+    next random is 6
+    next random is 5
+    take "keep the rest"
+    expect player(1).total == 6 + 5 + 3 + 4 + 6
+'''
+
+
+def test_choose_some_takes_several_one_decision_each(rules_file):
+    results = run(rules_file, SOME)
+    assert results["reroll"].ok, results["reroll"].message
+
+
+def test_exactly_n_offers_no_way_to_stop_early_and_up_to_stops_at_n(rules_file):
+    from rulecraft.engine.session import Session
+    s = Session.start(load_file(rules_file(SOME)), "game.rules", 2, seed=5)
+    for _ in range(3):                      # up to 3: after three re-rolls, nothing more is asked of player 1
+        assert s.to_move == 0
+        s.take_label(next(o.label for o in s.legal() if o.label.startswith("re-roll")))
+    assert s.to_move == 1
+    s.take_label("keep the rest")
+    labels = [o.label for o in s.legal()]
+    assert labels == ["pick 1", "pick 2", "pick 3", "pick 4"]      # exactly 2: no option to stop
+    s.take_label("pick 3")
+    assert [o.label for o in s.legal()] == ["pick 1", "pick 2", "pick 4"]
+    s.take_label("pick 1")
+    assert s.over
+
+
+def test_a_person_picks_several_in_one_prompt(rules_file):
+    from rulecraft.agents.human import HumanAgent
+    from rulecraft.engine.session import Session
+    s = Session.start(load_file(rules_file(SOME)), "game.rules", 2, seed=5)
+    answers = iter(["1 2 5"])
+    shown = []
+    agent = HumanAgent(read=lambda prompt: next(answers), write=shown.append)
+    labels = [o.label for o in s.legal()]
+    wanted = [labels[0], labels[1], labels[4]]
+    taken = []
+    for _ in range(3):
+        option = agent.choose(s)
+        taken.append(s.label(option))
+        s.take(option)
+    assert taken == wanted and wanted[-1] == "keep the rest" and s.to_move == 1

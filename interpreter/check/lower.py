@@ -96,7 +96,11 @@ class Lowerer:
 
     # ------------------------------------------------------------ statements
     def block(self, stmts) -> tuple:
-        return tuple(self.stmt(s) for s in stmts)
+        out = []
+        for s in stmts:
+            lowered = self.stmt(s)
+            out.extend(lowered if isinstance(lowered, tuple) else (lowered,))   # (a statement lowered to several)
+        return tuple(out)
 
     def stmt(self, s):
         return getattr(self, "st_" + type(s).__name__)(s)
@@ -146,6 +150,56 @@ class Lowerer:
     def st_For(self, s):
         return ir.For(s.span, self.slots[id(s)], self.slots[(id(s), "list")], self.slots[(id(s), "index")],
                       self.expr(s.iterable), self.block(s.body))
+
+    def st_ChooseSome(self, s):
+        """`p chooses some x in xs where c up to N as "…" or "done": body`, as the loop it means:
+
+            chosen = []; most = N; going = true
+            while going and size(chosen) < most:
+                before = size(chosen)
+                if size(chosen) < N (with `exactly`):  p chooses x in xs where x not in chosen and c: add x to chosen
+                else:  p may choose x in xs where x not in chosen and c or "done": add x to chosen  else: going = false
+                if size(chosen) == before: going = false        (nothing was left to choose)
+            body, with x the list chosen
+        Each decision is an ordinary one (its ids, labels, agents); the two choices have their own blocks."""
+        sp = s.span
+        dtyp = self.types[id(s.domain)]
+        if isinstance(self.refs.get(id(s.domain)), (EnumSym, CardSym)) and isinstance(s.domain, ast.Name):
+            elem = dtyp.elem
+        else:
+            elem = T.element_of(dtyp)
+        lst = self.slots[(id(s), "list")]
+        most, going, before = (self.slots[(id(s), k)] for k in ("most", "going", "before"))
+        one = self.slots[id(s)]
+        L = lambda slot, typ: ir.Local(typ, sp, slot)
+        chosen = L(lst, T.ListT(elem))
+        size = ir.BuiltinCall(T.INT, sp, "size", (chosen,))
+        fresh = ir.Compare(T.BOOL, sp, "not in", L(one, elem), chosen)
+        where = fresh if s.where is None else ir.BoolOp(T.BOOL, sp, "and", fresh, self.expr(s.where))
+        label = self.expr(s.label) if s.label is not None else None
+        done = self.expr(s.done_label) if s.done_label is not None else ir.Text(T.STR, sp, ("done",))
+        add = (ir.AddTo(sp, chosen, L(one, elem)),)
+        domain = self.expr(s.domain)
+        chooser = self.expr(s.chooser)
+
+        def choose(may):
+            return ir.Choose(sp, chooser, may, one, domain, elem, where, label, done if may else None, add,
+                             (ir.Assign(sp, L(going, T.BOOL), "=", ir.Const(T.BOOL, sp, False)),) if may else None,
+                             bool(s.secret))
+        limit = self.expr(s.most) if s.most is not None else ir.Const(T.INT, sp, 1_000_000)
+        asking = choose(True)
+        if s.exact:
+            asking = ir.If(sp, ((ir.Compare(T.BOOL, sp, "<", size, L(most, T.INT)), (choose(False),)),), (asking,))
+        loop = ir.While(sp, ir.BoolOp(T.BOOL, sp, "and", L(going, T.BOOL), ir.Compare(T.BOOL, sp, "<", size, L(most, T.INT))), (
+            ir.Let(sp, before, size),
+            asking,
+            ir.If(sp, ((ir.Compare(T.BOOL, sp, "==", size, L(before, T.INT)),
+                        (ir.Assign(sp, L(going, T.BOOL), "=", ir.Const(T.BOOL, sp, False)),)),), None),
+        ))
+        return (ir.Let(sp, lst, ir.ListLit(T.ListT(elem), sp, ())),
+                ir.Let(sp, most, limit),
+                ir.Let(sp, going, ir.Const(T.BOOL, sp, True)),
+                loop) + self.block(s.body)
 
     def st_While(self, s):
         return ir.While(s.span, self.expr(s.cond), self.block(s.body))

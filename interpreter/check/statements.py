@@ -419,6 +419,36 @@ class Statements(CheckerBase):
         if s.otherwise is not None:
             self.block(s.otherwise)
 
+    def stmt_ChooseSome(self, s: ast.ChooseSome):
+        """Several options, one decision each (lowered to a loop of choices, check/lower.py)."""
+        self.unnarrow(variables=True)
+        self.expect(s.chooser, self.expr(s.chooser), T.PLAYER, "the one who chooses")
+        dtyp = self.expr(s.domain)
+        elem = self.iter_elem(s.domain, dtyp)
+        if isinstance(s.domain, ast.RangeExpr):
+            self.range_universe_of(s.domain)
+        elif not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+                  or (elem is T.INT and _static_range(s.domain) is not None)):
+            self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
+                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        if s.most is not None:
+            self.expect(s.most, self.expr(s.most), T.INT, "how many may be chosen")
+        for part in ("most", "going", "before"):
+            self.slots[(id(s), part)] = self.scope.temp()
+        self.scope.push()
+        self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
+        if s.where is not None:
+            self.expect(s.where, self.expr(s.where), T.BOOL, "a `where` condition")
+        if s.label is not None:
+            self.expr(s.label)
+        self.scope.pop()
+        if s.done_label is not None:
+            self.expr(s.done_label)
+        self.scope.push()
+        self.slots[(id(s), "list")] = self.scope.declare(s.var, T.ListT(elem), s.span).slot
+        self.block(s.body)
+        self.scope.pop()
+
     def range_universe_of(self, r):
         """A choice over `lo..hi` computed when the rules run: its options' universe, from the bounds of both ends."""
         low, high = self.bounds(r.low), self.bounds(r.high)

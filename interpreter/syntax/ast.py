@@ -342,6 +342,23 @@ class Choose:
     secret: bool | None = None     # `p secretly chooses …`: the others are told only that p chose
 
 
+@node
+class ChooseSome:
+    """`p chooses some d in p.dice where … up to 3 as "re-roll {d}" or "keep the rest": body` — several
+    options, one decision each; `d` is one option in the label, the list of those chosen in the body"""
+    span: Span
+    chooser: object
+    var: str
+    domain: object
+    where: object
+    most: object            # `up to N` / `exactly N`: the most that may be chosen, or None (all)
+    exact: bool             # `exactly N`: also the least
+    label: Template | None
+    done_label: Template | None
+    body: tuple
+    secret: bool | None = None
+
+
 # ------------------------------------------------------------ declarations
 @node
 class Param:

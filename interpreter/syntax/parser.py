@@ -412,9 +412,29 @@ class _ToAst(Transformer):
     def label(self, meta, c):
         return (self.template(c[0]), self.template(c[1]) if c[1] is not None else None)
 
+    def up_to(self, meta, c):
+        return (c[0], False)
+
+    def exactly(self, meta, c):
+        return (c[0], True)
+
     def choose_stmt(self, meta, c):
-        chooser, may, secretly, _kw, var, _in, domain, where, label, body, otherwise = c
+        chooser, may, secretly, _kw, some, var, _in, domain, where, how_many, label, body, otherwise = c
         label_t, pass_t = label if label else (None, None)
+        if some is not None or how_many is not None:
+            if some is None:
+                raise _ParseFailure(Diagnostic(how_many[0].span, "`up to` and `exactly` count the options of "
+                                               "`chooses some`", f"write `chooses some {var} in …`"))
+            if may is not None or otherwise is not None:
+                raise _ParseFailure(Diagnostic(self.tspan(may) if may is not None else self.span(meta),
+                                               "`chooses some` is never declined: the player may stop at any "
+                                               "point its count allows", "write `p chooses some …`, with `or \"…\"` "
+                                               "naming the option to stop"))
+            if _kw == "choose":
+                raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses some`"))
+            most, exact = how_many if how_many is not None else (None, False)
+            return ast.ChooseSome(self.span(meta), chooser, str(var), domain, where, most, exact, label_t, pass_t,
+                                  body, True if secretly is not None else None)
         if may is None and _kw == "choose":
             raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses`, or `may choose` for a choice that can be declined"))
         if may is not None and _kw == "chooses":
