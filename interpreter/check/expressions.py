@@ -85,8 +85,7 @@ class Expressions(CheckerBase):
         def dead(k):
             if variables and not (len(k) == 1 and self.scope is not None and self.scope.lookup(k[0]) is not None):
                 return True
-            # `q.champion = …` may be p's champion: an attribute assigned under any name counts
-            return any(a == k[:len(a)] or k == a[:len(k)] or (len(a) > 1 and a[-1] == k[-1]) for a in keys or ())
+            return any(_changes(a, k) for a in keys or ())
         for s in [self.narrowed] + self.narrow_saved:
             for k in [k for k in s if dead(k)]:
                 s.discard(k)
@@ -524,7 +523,27 @@ def narrow_key(e):
     if isinstance(e, ast.Attr):
         base = narrow_key(e.obj)
         return base + (e.name,) if base is not None else None
+    if isinstance(e, ast.Index) and isinstance(e.index, (ast.Name, ast.IntLit)):     # `p.written[b]`
+        base = narrow_key(e.obj)
+        index = e.index.id if isinstance(e.index, ast.Name) else str(e.index.value)
+        return base + (f"[{index}]",) if base is not None else None
     return None
+
+
+def _changes(assigned, k) -> bool:
+    """Does assigning `assigned` (a key) possibly change what key `k` reads? The same place, a part of
+    it, the same attribute or table under another name (`q.best` may be `p.best`), or a local used
+    as its index."""
+    if assigned[0] == "[]":            # a local used as an index was assigned
+        return f"[{assigned[1]}]" in k
+
+    def field(key):
+        return [x for x in key if not x.startswith("[")][-1]
+    if assigned == k[:len(assigned)] or k == assigned[:len(k)]:
+        return True
+    if len(assigned) > 1 and len(k) > 1 and field(assigned) == field(k):
+        return True
+    return len(assigned) == 1 and f"[{assigned[0]}]" in k
 
 
 def _text_of(e) -> str:

@@ -185,9 +185,11 @@ class Statements(CheckerBase):
         vtyp = self.expr(s.value)
         key = narrow_key(s.target)
         was = key in self.narrowed
-        if was:
+        if was and s.op == "=":
             self.narrowed.discard(key)       # the place itself may hold none: type it as declared
         ttyp = self.assign_target(s.target)
+        if was and s.op != "=" and isinstance(ttyp, T.OptionalT):
+            ttyp = ttyp.inner                # `x += 1` where `x != none` holds
         if s.op != "=":
             self.expect(s.value, vtyp, T.INT, f"'{s.op}'")
             self.expect(s.target, ttyp, T.INT, f"'{s.op}'")
@@ -196,8 +198,11 @@ class Statements(CheckerBase):
         if key is not None:
             if vtyp is T.NONE or vtyp is T.ANY or isinstance(vtyp, T.OptionalT):
                 self.unnarrow({key})
-            elif was:
-                self.narrowed.add(key)
+            else:
+                if len(key) == 1:            # `k = 2`: what `marks[k]` reads is another entry now
+                    self.unnarrow({("[]", key[0])})
+                if was:
+                    self.narrowed.add(key)
 
     def assignable_names(self):
         names = [n for n, s in self.globals.items() if isinstance(s, VarSym)]
