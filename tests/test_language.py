@@ -404,3 +404,47 @@ def test_a_person_picks_several_in_one_prompt(rules_file):
         taken.append(s.label(option))
         s.take(option)
     assert taken == wanted and wanted[-1] == "keep the rest" and s.to_move == 1
+
+
+PAIRS = '''
+game "Grid"
+players 2
+enum Cell: A, B, C
+var written: Int? per player by Cell
+
+rule play:
+    repeat 2:
+        for p in players:
+            let roll = random(1..6) + random(1..6)
+            p may choose s in 2..12, c in Cell where s == roll and p.written[c] == none as "write {s} in {c}" or "skip":
+                p.written[c] = s
+                say "{p} writes {s} in {c}"
+
+score p = sum(if p.written[c] != none then p.written[c] else 0 for c in Cell)
+
+scenario write "a pair choice: the sum and the cell":
+    next random is 3
+    next random is 4
+    expect legal "write 7 in A" and legal "write 7 in C" and not legal "write 8 in A"
+    take "write 7 in B"
+    expect player(1).written[B] == 7
+'''
+
+
+def test_a_pair_choice_offers_pairs_with_ids_from_the_product(rules_file):
+    results = run(rules_file, PAIRS)
+    assert results["write"].ok, results["write"].message
+    from rulecraft.engine import records
+    from rulecraft.engine.session import Session
+    program = load_file(rules_file(PAIRS))
+    s = Session.start(program, "game.rules", 2, seed=4)
+    ids = {o.label: o.id for o in s.legal()}
+    info = program.choices[s.state.pending[0]]
+    for label, option in ids.items():
+        if label != "skip":                       # (sum - 2) * 3 cells + the cell's place, from the block's start
+            total, cell = label.removeprefix("write ").split(" in ")
+            assert option == info.offset + (int(total) - 2) * 3 + "ABC".index(cell)
+    s.take(next(i for label, i in ids.items() if label != "skip"))
+    text = records.dump(records.session_record(s, "save"))
+    back = records.restore(records.parse(text), lambda ref: program, check_digest=False)
+    records.verify_state(records.parse(text), back, "the save")

@@ -185,6 +185,25 @@ class ListLit:
 
 
 @_node
+class Pairs:
+    """The options of a pair choice: every (a, b) of `first` × `second`, as tuples."""
+    type: object
+    span: object
+    first: object
+    second: object
+    kind: str = "pairs"
+
+
+@_node
+class PairPart:
+    """The first (0) or second (1) part of a pair choice's option."""
+    type: object
+    span: object
+    pair: object
+    which: int
+
+
+@_node
 class ComputedRange:
     """`0..hand_size`: bounds computed when the rules run. As a choice's domain, `lo..hi` is its
     universe (derived from the declared bounds of what the bounds are computed from), checked at run time."""

@@ -151,6 +151,26 @@ class Lowerer:
         return ir.For(s.span, self.slots[id(s)], self.slots[(id(s), "list")], self.slots[(id(s), "index")],
                       self.expr(s.iterable), self.block(s.body))
 
+    def pair_choice(self, s):
+        """`p chooses a in A, b in B where c as "…": body`: one choice over the pairs (a, b); its frame slot
+        holds the pair, `a` and `b` in `where` and the labels are its parts, and the body starts by naming them."""
+        e1, e2 = self.elem_of(s.domain), self.elem_of(s.domain2)
+        ptype = T.PairT(e1, e2)
+        pair = ir.Local(ptype, s.span, self.slots[(id(s), "pair")])
+        first, second = self.slots[id(s)], self.slots[(id(s), "second")]
+        parts = {first: ir.PairPart(e1, s.span, pair, 0), second: ir.PairPart(e2, s.span, pair, 1)}
+        saved, self.pair_parts = getattr(self, "pair_parts", {}), parts
+        try:
+            where = self.expr(s.where) if s.where is not None else None
+            label = self.expr(s.label) if s.label is not None else None
+        finally:
+            self.pair_parts = saved
+        domain = ir.Pairs(T.ListT(ptype), s.domain.span, self.expr(s.domain), self.expr(s.domain2))
+        body = (ir.Let(s.span, first, parts[first]), ir.Let(s.span, second, parts[second])) + self.block(s.body)
+        return ir.Choose(s.span, self.expr(s.chooser), s.may, pair.slot, domain, ptype, where, label,
+                         self.expr(s.pass_label) if s.pass_label is not None else None,
+                         body, self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret))
+
     def st_ChooseSome(self, s):
         """`p chooses some x in xs where c up to N as "…" or "done": body`, as the loop it means:
 
@@ -207,7 +227,15 @@ class Lowerer:
     def st_Repeat(self, s):
         return ir.Repeat(s.span, self.slots[(id(s), "count")], self.expr(s.count), self.block(s.body))
 
+    def elem_of(self, domain):
+        dtyp = self.types[id(domain)]
+        if isinstance(self.refs.get(id(domain)), (EnumSym, CardSym)) and isinstance(domain, ast.Name):
+            return dtyp.elem
+        return T.element_of(dtyp)
+
     def st_Choose(self, s):
+        if s.var2 is not None:
+            return self.pair_choice(s)
         domain = self.expr(s.domain)
         dtyp = self.types[id(s.domain)]
         if isinstance(self.refs.get(id(s.domain)), (EnumSym, CardSym)) and isinstance(s.domain, ast.Name):
@@ -259,6 +287,9 @@ class Lowerer:
         sym = self.refs[id(e)]
         typ = self.typ(e)
         if isinstance(sym, LocalSym):
+            part = getattr(self, "pair_parts", {}).get(sym.slot)
+            if part is not None:
+                return part               # in a pair choice's `where` and labels: a part of the option
             return ir.Local(typ, e.span, sym.slot)
         if isinstance(sym, (OptionSym, VarSym)):
             return ir.Var(typ, e.span, sym.slot)

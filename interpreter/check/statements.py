@@ -403,16 +403,16 @@ class Statements(CheckerBase):
         self.unnarrow(variables=True)         # while the player decides, other rules may run (`anytime`)
         ctyp = self.expr(s.chooser)
         self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
-        dtyp = self.expr(s.domain)
-        elem = self.iter_elem(s.domain, dtyp)
-        if isinstance(s.domain, ast.RangeExpr):
-            self.range_universe_of(s.domain)
-        elif not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
-                or (elem is T.INT and _static_range(s.domain) is not None)):
-            self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
-                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        elem = self.choice_domain(s.domain)
+        if s.var2 is not None:                  # a pair: the frame keeps the pair, the names are its parts
+            elem2 = self.choice_domain(s.domain2)
+            self.slots[(id(s), "pair")] = self.scope.temp()
         self.scope.push()
         self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
+        if s.var2 is not None:
+            if s.var2 == s.var:
+                self.error(s.span, f"the two parts of a pair need two names, not '{s.var}' twice")
+            self.slots[(id(s), "second")] = self.scope.declare(s.var2, elem2, s.span).slot
         if s.where is not None:
             self.expect(s.where, self.expr(s.where), T.BOOL, "a `where` condition")
         if s.label is not None:
@@ -423,6 +423,18 @@ class Statements(CheckerBase):
             self.expr(s.pass_label)
         if s.otherwise is not None:
             self.block(s.otherwise)
+
+    def choice_domain(self, domain):
+        """The element type of a choice's domain, which must come from a fixed universe."""
+        dtyp = self.expr(domain)
+        elem = self.iter_elem(domain, dtyp)
+        if isinstance(domain, ast.RangeExpr):
+            self.range_universe_of(domain)
+        elif not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+                  or (elem is T.INT and _static_range(domain) is not None)):
+            self.error(domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
+                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        return elem
 
     def stmt_ChooseSome(self, s: ast.ChooseSome):
         """Several options, one decision each (lowered to a loop of choices, check/lower.py)."""

@@ -71,6 +71,16 @@ class OptionalT:
         return f"{self.inner}?"
 
 
+@attrs.frozen
+class PairT:
+    """The options of a pair choice (`p chooses s in 2..12, c in Cell`): tuples (first, second)."""
+    first: object
+    second: object
+
+    def __str__(self):
+        return f"({self.first}, {self.second})"
+
+
 def optional(t):
     return t if isinstance(t, OptionalT) or t is ANY else OptionalT(t)
 

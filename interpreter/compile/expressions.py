@@ -325,6 +325,12 @@ class ExprGen:
             return f"({self.comprehension(e)})"
         return self.seq(e)
 
+    def ex_Pairs(self, e):
+        return f"tuple([(_pa, _pb) for _pa in {self.seq(e.first)} for _pb in {self.seq(e.second)}])"
+
+    def ex_PairPart(self, e):
+        return f"({self.src(e.pair)})[{e.which}]"
+
     def ex_ComputedRange(self, e):
         within = f", ({e.lo}, {e.hi})" if e.bounded else ""
         return f"rt_range({self.src(e.low)}, {self.src(e.high)}{within})"

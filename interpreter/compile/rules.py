@@ -396,6 +396,9 @@ class RuleGen(StatementGen):
     def ids_src(self, elem, domain, info) -> str:
         """Source of the option ids of the options `_xs` (offset + position in the universe)."""
         off = info.offset
+        if isinstance(elem, T.PairT):
+            position = self.ns.const(self.layout.universe(elem, domain)[1])
+            return f"tuple([{off} + {position}(x) for x in _xs])"
         if isinstance(elem, T.CardT):
             ids = self.layout.cards_by_type.get(elem.name, ())
             if ids and list(ids) == list(range(ids[0], ids[0] + len(ids))):

@@ -340,6 +340,8 @@ class Choose:
     body: tuple
     otherwise: tuple | None
     secret: bool | None = None     # `p secretly chooses …`: the others are told only that p chose
+    var2: str | None = None        # `…, c in Cell`: a pair choice, over every (var, var2)
+    domain2: object = None
 
 
 @node

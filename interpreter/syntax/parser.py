@@ -419,7 +419,9 @@ class _ToAst(Transformer):
         return (c[0], True)
 
     def choose_stmt(self, meta, c):
-        chooser, may, secretly, _kw, some, var, _in, domain, where, how_many, label, body, otherwise = c
+        chooser, may, secretly, _kw, some, var, _in, domain, paired, where, how_many, label, body, otherwise = c
+        if paired is not None and some is not None:
+            raise _ParseFailure(Diagnostic(paired[1].span, "`chooses some` picks single options, not pairs"))
         label_t, pass_t = label if label else (None, None)
         if some is not None or how_many is not None:
             if some is None:
@@ -444,7 +446,11 @@ class _ToAst(Transformer):
             raise _ParseFailure(Diagnostic(span, "only a choice with `may` can be declined",
                                            "write `may choose` to let the player decline"))
         return ast.Choose(self.span(meta), chooser, may is not None, str(var), domain, where, label_t, pass_t, body,
-                          otherwise[1] if otherwise else None, True if secretly is not None else None)
+                          otherwise[1] if otherwise else None, True if secretly is not None else None,
+                          paired[0] if paired else None, paired[1] if paired else None)
+
+    def paired(self, meta, c):
+        return (str(c[0]), c[2])
 
     # ---- expressions
     def cond_expr(self, meta, c):
