@@ -448,3 +448,39 @@ def test_a_pair_choice_offers_pairs_with_ids_from_the_product(rules_file):
     text = records.dump(records.session_record(s, "save"))
     back = records.restore(records.parse(text), lambda ref: program, check_digest=False)
     records.verify_state(records.parse(text), back, "the save")
+
+
+def test_the_forms_settled_for_consistency(rules_file):
+    """`else if` in statements, typed binders in `when`/`anytime`, the help text of an option before its `:`."""
+    text = '''game "T"
+players 2
+option speed "how fast": slow | fast = slow
+enum Fruit: Apple, Pear
+event picked(p: Player, f: Fruit)
+var n: Int
+var said: Str
+when picked(p: Player, f: Fruit) where f == Pear:
+    n += 1
+anytime nap(p: Player) where n > 5 as "nap":
+    n = 0
+rule play:
+    for p in players:
+        p chooses f in Fruit as "pick {f}":
+            signal picked(p, f)
+    if n == 0:
+        said = "none"
+    else if n == 1:
+        said = "one"
+    else:
+        said = "two"
+
+scenario pears "two pears make two":
+    take "pick Pear"
+    take "pick Pear"
+    expect over
+    expect n == 2 and said == "two"
+'''
+    program = load_file(rules_file(text))
+    assert [(o.name, o.doc) for o in program.options] == [("speed", "how fast")]
+    results = {r.name: r for r in scenarios.run_all(program)}
+    assert results["pears"].ok, results["pears"].message

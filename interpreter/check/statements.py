@@ -105,7 +105,14 @@ class Statements(CheckerBase):
         self.current_decl = d
         self.in_rule = True
         if isinstance(d, (ast.WhenDecl, ast.AnytimeDecl)):
-            for (name, typ) in sym.params:
+            written = d.types if isinstance(d, ast.WhenDecl) else (d.player_type,)
+            for (name, typ), t in zip(sym.params, tuple(written) + (None,) * len(sym.params)):
+                if t is not None and typ is not T.ANY:
+                    declared = self.resolve_type(t)
+                    if declared != typ and declared is not T.ANY:
+                        whose = f"event '{d.event}'" if isinstance(d, ast.WhenDecl) else "an `anytime` option"
+                        self.error(t.span, f"'{name}' is {_a(typ)} in {whose}, not {_a(declared)}",
+                                   f"write `{name}: {typ}`, or leave the type out")
                 self.scope.declare(name, typ, d.span)
             if d.where is not None:
                 self.expect(d.where, self.expr(d.where), T.BOOL, "a `where` condition")

@@ -567,6 +567,7 @@ class WhenDecl:
     params: tuple          # names
     where: object
     body: tuple
+    types: tuple = ()      # per name: its type as written (`p: Player`), or None
 
 
 @node
@@ -578,6 +579,7 @@ class AnytimeDecl:
     where: object
     label: object
     body: tuple
+    player_type: object = None    # `anytime name(p: Player)`: written, it must be Player
 
 
 @node

@@ -159,7 +159,11 @@ class _ToAst(Transformer):
         return ast.BoolDomain(self.span(meta))
 
     def option_decl(self, meta, c):
-        ov, name, domain, _eq, default, doc = c
+        ov, name, before, domain, _eq, default, after = c
+        if before is not None and after is not None:
+            raise _ParseFailure(Diagnostic(self.tspan(after), "this option has two help texts",
+                                           "keep one, before the `:` or at the end"))
+        doc = before if before is not None else after
         return ast.OptionDecl(self.span(meta), ov, str(name), domain, default, _unescape(doc[1:-1]) if doc else "")
 
     def enum_decl(self, meta, c):
@@ -215,8 +219,16 @@ class _ToAst(Transformer):
         return ast.EventDecl(self.span(meta), str(c[0]), tuple(c[1] or ()))
 
     def when_decl(self, meta, c):
-        name, names, where, body = c
-        return ast.WhenDecl(self.span(meta), str(name), tuple(names or ()), where, body)
+        name, binders, where, body = c
+        binders = binders or ()
+        return ast.WhenDecl(self.span(meta), str(name), tuple(n for n, _ in binders), where, body,
+                            tuple(t for _, t in binders))
+
+    def binders(self, meta, c):
+        return tuple(c)
+
+    def binder(self, meta, c):
+        return (str(c[0]), c[1])
 
     def sheet_decl(self, meta, c):
         ov, player, *lines = c
@@ -224,8 +236,8 @@ class _ToAst(Transformer):
                              tuple(self.template(t) for t in lines))
 
     def anytime_decl(self, meta, c):
-        name, player, where, label, body = c
-        return ast.AnytimeDecl(self.span(meta), str(name), str(player), where, self.template(label), body)
+        name, (player, ptype), where, label, body = c
+        return ast.AnytimeDecl(self.span(meta), str(name), player, where, self.template(label), body, ptype)
 
     def names(self, meta, c):
         return tuple(str(t) for t in c)
@@ -392,7 +404,7 @@ class _ToAst(Transformer):
         return ast.If(self.span(meta), tuple(branches), otherwise)
 
     def elif_clause(self, meta, c):
-        return ("elif", c[0], c[1])
+        return ("elif", c[-2], c[-1])
 
     def else_clause(self, meta, c):
         return ("else", c[0])
