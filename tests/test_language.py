@@ -484,3 +484,19 @@ scenario pears "two pears make two":
     assert [(o.name, o.doc) for o in program.options] == [("speed", "how fast")]
     results = {r.name: r for r in scenarios.run_all(program)}
     assert results["pears"].ok, results["pears"].message
+
+
+def test_a_card_is_looked_up_by_name_explicitly(rules_file):
+    """`Type named "…"` finds a card even of a type whose one field is text (where `Type("…")` makes one)."""
+    text = '''game "Named"
+players 1
+card Note(text: Str) named "{text}"
+cards notes = [Note("do"), Note("re")]
+zone pad of Note
+rule play:
+    move notes to pad
+scenario lookup "looked up":
+    expect top(pad) == Note named "re" and bottom(pad) == Note named "do"
+    expect top(pad) != Note named "do"
+'''
+    assert run(rules_file, text)["lookup"].ok

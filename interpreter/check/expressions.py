@@ -50,6 +50,14 @@ class Expressions(CheckerBase):
         self.types[id(e)] = typ
         return typ
 
+    def expr_CardLookup(self, e):
+        sym = self.globals.get(e.card_type)
+        if not isinstance(sym, CardSym):
+            self.error(e.span, f"'{e.card_type}' is not a card type", "`named` looks up a card: `Witch named \"Blue 7\"`")
+            return T.ANY
+        self.refs[id(e)] = ("card named", sym.decl.name, e.wanted)
+        return sym.type
+
     def expr_NoneLit(self, e):
         return T.NONE
 

@@ -265,6 +265,10 @@ class Lowerer:
     def ex_IntLit(self, e):
         return ir.Const(T.INT, e.span, int(e.value))
 
+    def ex_CardLookup(self, e):
+        ref = self.refs[id(e)]
+        return ir.CardNamed(self.typ(e), e.span, ref[1], ref[2])
+
     def ex_NoneLit(self, e):
         return ir.NoneValue(T.NONE, e.span)
 

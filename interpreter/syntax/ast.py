@@ -50,6 +50,14 @@ class IntLit:
 
 
 @node
+class CardLookup:
+    """`Witch named "Blue 7"`: the card of that type shown with that name"""
+    span: Span
+    card_type: str
+    wanted: str
+
+
+@node
 class NoneLit:
     """`none`: no value (of an optional type, `Player?`)"""
     span: Span

@@ -515,6 +515,9 @@ class _ToAst(Transformer):
     def name(self, meta, c):
         return ast.Name(self.span(meta), str(c[0]))
 
+    def card_named(self, meta, c):
+        return ast.CardLookup(self.span(meta), str(c[0]), _unescape(str(c[1])[1:-1]))
+
     def none_lit(self, meta, c):
         return ast.NoneLit(self.span(meta))
 
