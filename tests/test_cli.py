@@ -7,6 +7,7 @@ folder (the rules' digest is taken from paths as shown from there).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import subprocess
 import sys
 
@@ -520,3 +521,15 @@ def test_replay_step_lists_every_option_when_asked(capsys, tmp_path):
     assert code == 0 and "bid 10 and 2 more (--all-options lists them all)" in out
     code, out, _ = call(capsys, "replay", "wide.yaml", "--all-options")
     assert code == 0 and "bid 11, bid 12" in out and "more" not in out
+
+
+def test_play_takes_several_numbers_in_one_prompt(capsys, monkeypatch):
+    """Issue 11: re-roll several dice in one answer; the others follow by their labels, unasked."""
+    kb = Keyboard(["1 2 6"], then="1")
+    code, out, _ = play(capsys, monkeypatch, kb, str(Path(__file__).resolve().parent.parent / "examples" / "yacht-dice.rules"),
+                        "--players", "1", "--seed", "3", "--set", "rerolls=1")
+    assert code == 0 and "Final scores:" in out
+    first = out.index("Player 1: re-roll die 1")
+    assert out.index("Player 1: re-roll die 2", first) < out.index("Player 1: keep these", first)
+    # the first turn asks twice: once for the re-rolls (three taken from one answer), once for the box
+    assert out[:out.index(" writes ")].count("=== your decision") == 2

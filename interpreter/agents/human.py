@@ -38,8 +38,7 @@ class HumanAgent:
             label = self.queued.pop(0)
             matches = [o for o in options if o.label == label]
             if matches:
-                self.write(f"  → {label}")
-                return matches[0].id
+                return matches[0].id          # (the game's account shows it taken)
         self.queued = []
         self.list_options(options)
         while True:
