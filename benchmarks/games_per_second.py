@@ -26,7 +26,7 @@ from _common import add_common_args, FLOORS, fmt_rate, interpreter_player, machi
 # Player counts per game; games not listed get 1 (when allowed), 2 and 4.
 PLAYER_COUNTS = {
     "blackmore": (2, 4),
-    "three-sisters": (1, 2, 4),
+    "three-sisters": (2, 4),          # one player is three-sisters-solo
     "weird-sisters": (1, 2, 4, 6),
 }
 

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Three Sisters: mean scores by category, for random players and for a one-step greedy player.
 
-    python benchmarks/three_sisters_scores.py [--games 50] [--greedy-games 12] [--players 3]
+    python benchmarks/three_sisters_scores.py [--game three-sisters] [--games 50] [--greedy-games 12] [--players 3]
+
+`--game` is any game of the family (three-sisters, three-sisters-solo, three-sisters-weather,
+three-sisters-solo-weather). The calibration table of docs/games/three-sisters.md §10 comes
+from this script, with the commands listed there.
 
 The random player picks uniformly among the legal options. The greedy player
 tries every legal option on a copy of the state, runs it to the next decision,
@@ -20,7 +24,7 @@ import re
 import statistics
 import sys
 
-from rulecraft.engine import machine
+from rulecraft.engine import machine, observe
 from rulecraft.loader import load
 
 TALLY = re.compile(r"^(.+): garden (\d+), perennials (\d+), apiary (\d+), fruit (\d+), shed (\d+) = (\d+) \((\d+) goods\)")
@@ -64,7 +68,8 @@ def play(program, n, seed, greedy: bool, rnd: random.Random):
             elif abs(v - best_v) <= 1e-9:
                 best.append(i)
         machine.decide(m, best[rnd.randrange(len(best))])
-    rows = [TALLY.match(line) for line in sink if TALLY.match(line)]
+    lines = observe.narration(sink, None)
+    rows = [TALLY.match(line) for line in lines if TALLY.match(line)]
     return [[int(x) for x in r.groups()[1:]] for r in rows], m.decisions
 
 
@@ -82,14 +87,17 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--greedy-games", type=int, default=12)
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--game", default="three-sisters")
     args = ap.parse_args(argv)
-    program = load("three-sisters")
+    program = load(args.game)
     rnd = random.Random(2026)
     # Seeds far apart: the engine's SplitMix64 seeding makes seed k+1's stream that of seed k shifted by one draw.
-    random_results = [play(program, args.players, 1000 * seed, False, rnd)[0] for seed in range(args.games)]
-    report(f"random, {args.players} players", random_results)
-    greedy_results = [play(program, args.players, 1000 * seed, True, rnd)[0] for seed in range(args.greedy_games)]
-    report(f"greedy, {args.players} players", greedy_results)
+    if args.games:
+        random_results = [play(program, args.players, 1000 * seed, False, rnd)[0] for seed in range(args.games)]
+        report(f"{args.game}, random, {args.players} players", random_results)
+    if args.greedy_games:
+        greedy_results = [play(program, args.players, 1000 * seed, True, rnd)[0] for seed in range(args.greedy_games)]
+        report(f"{args.game}, greedy, {args.players} players", greedy_results)
     return 0
 
 

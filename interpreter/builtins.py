@@ -191,6 +191,8 @@ declare("count", 1, "count(conditions): how many are true", expects(T.ListT(T.BO
 declare("first", 1, "first(x in xs where condition): the first element that meets it; first(xs): the first element",
         first_check, "rt_first({a})")
 declare("abs", 1, "abs(number)", expects(T.INT, T.INT, "'abs'"), "abs({a})")
+declare("reveal", 1, "reveal(x): x, shown on purpose: the rules reveal a secret here (a throw, a bid)",
+        lambda ck, e, typ: typ, "rt_reveal(m, {a})")
 declare("join", 2, "join(list, \", \"): the elements as text, with the separator between them", join_check, join_code)
 
 # `player` and `score` are called like functions but are not offered in "did you mean" lists of

@@ -151,6 +151,32 @@ def test_lowest_wins_changes_outcomes():
     assert differ >= 3
 
 
+def hands_when_the_deck_runs_out(program, players, seed):
+    """Every hand at the first decision of the final stage (first legal option every time)."""
+    session = Session.start(program, "example", players, seed=seed)
+    while not var(session.state, "final_stage"):
+        session.take(session.legal()[0].id)
+    return [zone_cards(session.state, "hand", k) for k in range(players)]
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_trump_sweep_deals_the_trump_stack_otherwise(players):
+    """With 4 or 5 players the deck runs out with several players short: served from the back
+    (the variant) they get other cards from the trump stack than from the front (the base game)."""
+    base = load("blackmore")
+    sweep = load_file(ROOT / "examples" / "blackmore-trump-sweep.rules")
+    for seed in range(3):
+        assert hands_when_the_deck_runs_out(base, players, seed) != hands_when_the_deck_runs_out(sweep, players, seed)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_with_one_player_short_the_sweep_is_the_base_game(players):
+    """With 2, 3 or 6 players (six cards each) only one player comes up short: nothing to order."""
+    base = load("blackmore")
+    sweep = load_file(ROOT / "examples" / "blackmore-trump-sweep.rules")
+    assert hands_when_the_deck_runs_out(base, players, 1) == hands_when_the_deck_runs_out(sweep, players, 1)
+
+
 def test_seven_colours_has_a_63_card_deck_and_seats_seven():
     program = load_file(ROOT / "examples" / "blackmore-seven-colours.rules")
     assert len(program.card_names) == 63

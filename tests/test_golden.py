@@ -8,7 +8,10 @@ players and options, print the same game byte for byte and write the same transc
 that moves a card, an option id, a label or a line of narration fails here.
 
 `tests/golden/before-redesign/` keeps the transcripts (and a save) as the rulecraft of before
-the typed IR wrote them, without chance outcomes: they must still replay.
+the typed IR wrote them, without chance outcomes: they must still replay, as long as their game's
+rules are the ones they were made with. A game whose rules have changed since (issue 12 changed
+Weird Sisters and Three Sisters) refuses them with one plain sentence, as it refuses any
+transcript of other rules; they are kept, not rewritten, and that refusal is what is checked.
 
 After an intended change of output, rewrite them with `RULECRAFT_UPDATE_GOLDEN=1 python -m pytest
 tests/test_golden.py` and read the diff.
@@ -22,6 +25,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from rulecraft.cli.main import main
+from rulecraft.loader import load
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.yaml"))
@@ -35,9 +39,18 @@ def test_there_are_golden_games():
         assert {"blackmore", "three-sisters", "three-sisters-solo", "weird-sisters"} <= games
 
 
+def rules_changed_since(path) -> bool:
+    data = YAML(typ="safe").load(path.read_text())
+    return load(str(ROOT / data["game"]) if data["game"].endswith(".rules") else data["game"]).digest != data["rules_sha256"]
+
+
 @pytest.mark.parametrize("path", GOLDEN + BEFORE, ids=lambda p: p.parent.name + "/" + p.stem)
 def test_a_golden_transcript_replays(path, monkeypatch, capsys):
     monkeypatch.chdir(ROOT)           # example games are named by their path from the repository
+    if path in BEFORE and rules_changed_since(path):
+        assert main(["replay", str(path), "-q"]) == 1
+        assert "was made with other rules than today's" in capsys.readouterr().err
+        return
     assert main(["replay", str(path), "-q"]) == 0, capsys.readouterr().err
 
 

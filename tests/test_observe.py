@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rulecraft.runtime.errors import RulesRuntimeError
 from rulecraft.cli.main import main
 from rulecraft.engine import observe
 from rulecraft.engine.session import Session
@@ -203,14 +204,14 @@ def what_the_first_player_is_told(program, reactive: bool) -> list[str]:
     lines: list = []
     account = show.Account(s, write=lines.append, viewer=0)
     account.flush()
-    for label in ["act 1"] + (["let it pass"] if reactive else []) + ["act again 1"]:
+    for label in ["act 1", "let it pass", "act again 1"]:
         s.take_label(label)
         account.flush()
     return lines
 
 
 def test_whether_a_player_could_act_is_not_revealed(rules_file):
-    """Player 2 passes unasked when nothing but the pass is left; Player 1 is told the same either way."""
+    """Player 2 is asked even when nothing but the pass is left; Player 1 is told the same either way."""
     program = load_file(rules_file(WINDOW))
     unable = what_the_first_player_is_told(program, reactive=False)
     able = what_the_first_player_is_told(program, reactive=True)
@@ -279,8 +280,11 @@ def test_a_value_computed_from_hidden_cards_is_hidden_too(rules_file):
 LEAKS = {
     # a public variable set from a card only its holder sees
     "public-copy-of-a-secret": ('var last: Int = 0\n', '            last = top(p.hand).n\n', True),
-    # a choice without a pass whose options come from a hidden hand: asked or skipped tells the others
-    "revealing-skip": ('', '            p chooses c in p.hand where c.n > 4 as "discard {c}":\n                move c to bag\n', True),
+    # a choice without a pass whose options come from a hidden hand: asked or skipped would tell the others,
+    # so the rules stop instead (test_a_choice_without_a_pass_is_never_skipped_…); a `may` is always asked
+    "revealing-skip": ('', '            p chooses c in p.hand where c.n > 4 as "discard {c}":\n                move c to bag\n', False),
+    "asked-even-with-nothing": ('', '            p may choose c in p.hand where c.n > 4 as "discard {c}" or "keep":\n'
+                                '                move c to bag\n', False),
     # narrating the hidden card is safe: the others are told "a Chip"
     "narrated-card": ('', '            say "{p} drew {top(p.hand)}"\n', False),
 }
@@ -302,7 +306,10 @@ def test_the_observation_property_finds_each_leak(rules_file, name):
     program = load_file(rules_file(leak_game(extra, body)))
     found = False
     for seed in range(30):
-        m = machine.new_game(program, 2, None, seed, sink=[])
+        try:
+            m = machine.new_game(program, 2, None, seed, sink=[])
+        except RulesRuntimeError:       # the rules stop before a leak could happen (revealing-skip)
+            continue
         for shuffle_seed in range(3):
             rnd = __import__("random").Random(shuffle_seed)
             try:
@@ -320,3 +327,78 @@ def test_rulecraft_test_reports_a_leak_with_a_transcript(rules_file, capsys, tmp
     assert main(["test", str(path), "--explore", "20", "--out", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "'a seat is told only what it may know' breaks" in out and "failure.yaml" in out
+
+
+def test_a_choice_without_a_pass_is_never_skipped_in_a_way_that_tells_a_secret(rules_file):
+    """`p chooses c in p.hand where c.n > 4` with only low cards in hand would be skipped, telling the others
+    so: the rules stop and say to write `may choose`; an empty hand is skipped as before (its size is public)."""
+    _extra, body, _ = LEAKS["revealing-skip"]
+    program = load_file(rules_file(leak_game("", body)))
+    stopped = skipped = 0
+    for seed in range(20):
+        try:
+            s = Session.start(program, "leak", 2, seed=seed)
+            while not s.over:
+                s.take(s.legal_ids()[0])
+            skipped += 1
+        except RulesRuntimeError as e:
+            assert "has no option left" in str(e) and "may choose" in str(e)
+            stopped += 1
+    assert stopped and skipped
+
+
+def test_a_bare_pass_is_asked_and_a_scenario_may_leave_it_out(rules_file):
+    game = WINDOW + '''scenario window:
+    take "act 1"
+    take "act again 2"
+    expect over
+scenario window_named:
+    take "act 1"
+    expect legal "let it pass"
+    take "let it pass"
+    take "act again 2"
+'''
+    from rulecraft.engine import machine
+    from rulecraft.engine.scenarios import run_all
+    program = load_file(rules_file(game))
+    s = Session.start(program, "window", 2)
+    s.take_label("act 1")
+    assert machine.only_pass(s.state) and s.to_move == 1
+    assert [r.ok for r in run_all(program)] == [True, True], [r.message for r in run_all(program)]
+
+
+ODDS = '''game "Odds and evens"
+players 2
+var picked: Int per player, seen by owner
+var shown: Int = 0
+rule play:
+    for p in players:
+        p secretly chooses k in 1..2 as "show {k} fingers":
+            p.picked = k
+    say "{sum(p.picked for p in players)} fingers in secret; {COPY} shown."
+    shown = COPY
+'''
+
+
+@pytest.mark.parametrize("copy, leaks", [("sum(p.picked for p in players)", True),
+                                         ("reveal(sum(p.picked for p in players))", False)])
+def test_reveal_shows_a_secret_on_purpose(rules_file, copy, leaks):
+    """A text of a private value is hidden from the others unless revealed; a public copy of it is a leak
+    that the observation property finds, unless the rules reveal it on purpose."""
+    from rulecraft.engine import machine
+    from rulecraft.validate import properties
+    program = load_file(rules_file(ODDS.replace("COPY", copy)))
+    s = Session.start(program, "odds", 2)
+    s.take_label("show 2 fingers")
+    s.take_label("show 1 fingers")
+    assert s.drain_narration(0) == ["(hidden) fingers in secret; " + ("(hidden)" if leaks else "3") + " shown."]
+    found = False
+    for seed in range(5):
+        m = machine.new_game(program, 2, None, seed, sink=[])
+        rnd = __import__("random").Random(seed)
+        try:
+            properties.check_observation(m, 0, 0, lambda n: properties._permutation(rnd, n), lambda n: seed % n,
+                                         further=3)
+        except properties.PropertyFailure:
+            found = True
+    assert found == leaks

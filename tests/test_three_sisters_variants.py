@@ -83,7 +83,7 @@ def test_the_weather_module_is_not_a_listed_game():
 def test_random_games_keep_every_property(programs, name):
     report = explore(programs[name], 3, seed=0, deep=False)
     assert not report.failures, report.failures[0]
-    assert report.runs >= 3 * (4 if name == "three-sisters-weather" else 1)
+    assert report.runs >= 3 * (3 if name == "three-sisters-weather" else 1)        # 2–4 players, or solo
 
 
 # ------------------------------------------------------------------ solo
@@ -133,7 +133,7 @@ def test_the_solo_career_title_is_said(programs, seed):
 
 
 # ------------------------------------------------------------------ weather
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
+@pytest.mark.parametrize("n", [2, 3, 4])
 def test_weather_games_finish_and_the_marker_moves(programs, n):
     sink = []
     m = play(programs["three-sisters-weather"], n, 10 + n, n, each=lambda m: not machine.check_invariants(m) or

@@ -76,6 +76,8 @@ def test_the_teammates_pay_for_mind_control(ws):
     for text in ["take pile 1 (Blue)", "cast a spell", "cast Mind Control",
                  "pay a Rabbit's Foot for Mind Control", "pay a Rabbit's Foot for Mind Control",
                  "cast Mind Control on Second Witch of Cavern"]:
+        while machine.only_pass(m):     # a rival asked whether to react, with nothing to react with
+            machine.decide(m, machine.legal_ids(m)[0])
         asked.append(machine.chooser(m) + 1)
         machine.decide(m, machine.option_labelled(m, text))
     assert asked == [1, 1, 1, 3, 5, 1]          # seats: First, Second and Third Witch of Heath

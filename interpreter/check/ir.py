@@ -538,7 +538,7 @@ class Anytime:
 
 @_node
 class Step:
-    """A scenario step: players/seed/option/arrange/expect/take/legal/illegal/over/failure."""
+    """A scenario step: players/seed/option/arrange/expect/take/legal/illegal/over/failure/said."""
     kind: str
     span: object
     value: object = None    # int, option value, text, or an expression

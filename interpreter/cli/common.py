@@ -6,9 +6,10 @@ problems in the rules themselves come up as RulesError from the loader.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 
-from ..agents import agent_kind
+from ..agents.registry import agent_kind, agent_seed, canonical, make_agent
 from ..diagnostics import UserError
 from ..engine.session import Session
 from ..loader import game_path, load_file
@@ -30,12 +31,6 @@ def fresh_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-def agent_seed(seed: int, seat: int) -> int:
-    """Each seat's agent draws from its own seed, derived from the game's seed and the seat (0-based)."""
-    digest = hashlib.sha256(f"rulecraft-agent:{seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
 def split_list(text: str | None) -> list[str]:
     if not text:
         return []
@@ -46,8 +41,9 @@ def split_list(text: str | None) -> list[str]:
 
 
 def agent_names(text: str | None) -> list[str]:
-    """--agents as registered agent names (any case on the command line); an unknown one is a UserError."""
-    return [agent_kind(name).name for name in split_list(text)]
+    """--agents as registered agent names with their settings (any case on the command line); an unknown
+    one, or a bad setting, is a UserError."""
+    return [canonical(name) for name in split_list(text)]
 
 
 def saved_kinds(data: dict) -> list[str] | None:
@@ -62,22 +58,38 @@ def new_table(args):
     """What `run` and `play` start a new game from: (program, players, agent kind per seat, seed)."""
     program = load_program(args.game)
     kinds = agent_names(args.agents)
-    players = table_size(program, args.players, kinds)
+    players = table_size(program, args.players, kinds, args.game)
     kinds = seat_kinds(kinds, players)
     seed = args.seed if args.seed is not None else fresh_seed()
     return program, players, kinds, seed
 
 
-def table_size(program, players: int | None, agent_kinds: list[str]) -> int:
+def table_size(program, players: int | None, agent_kinds: list[str], ref: str = "") -> int:
     """--players if given; else the number of --agents when more than one is listed; else the default."""
     if players is not None:
         if not program.min_players <= players <= program.max_players:
             raise UserError(f"{program.title} is for {program.min_players} to {program.max_players} players, "
-                            f"not {players}")
+                            f"not {players}{variants_seating(ref, players)}")
         return players
     if len(agent_kinds) > 1:
         return len(agent_kinds)
     return default_players(program)
+
+
+def variants_seating(ref: str, players: int) -> str:
+    """For a refused player count: the bundled games that extend `ref` and seat that many ("; for 1 player: …")."""
+    from ..check.modules import bundled_games
+    found = []
+    for name, path in bundled_games().items():
+        text = path.read_text(encoding="utf-8")
+        seats = re.search(r"^players (\d+)(?:\.\.(\d+))?\s*$", text, re.M)
+        if re.search(rf"^extends {re.escape(ref)}\s*$", text, re.M) and seats:
+            low, high = int(seats[1]), int(seats[2] or seats[1])
+            if low <= players <= high:
+                found.append(name)
+    if not found:
+        return ""
+    return f"; for {players} player{'s' if players != 1 else ''}: {', '.join(found)}"
 
 
 def seat_kinds(agent_kinds: list[str], players: int) -> list[str]:
@@ -112,7 +124,7 @@ def make_agents(kinds: list[str], seed: int) -> list:
     agents = []
     for seat, name in enumerate(kinds):
         kind = agent_kind(name)
-        agents.append(None if kind.name == "human" else kind.make(agent_seed(seed, seat)))
+        agents.append(None if kind.name == "human" else make_agent(name, agent_seed(seed, seat)))
     return agents
 
 

@@ -26,6 +26,7 @@ commands:
   list     bundled games, their player counts and options
   replay   replay a transcript written by --log, checking every decision
   test     run a game's scenarios and explore random games for broken rules
+  simulate play many games by agents; win rates, scores, lengths and design metrics
 
 examples:
   rulecraft run blackmore --seed 7
@@ -36,6 +37,7 @@ examples:
   rulecraft check games/blackmore.rules
   rulecraft test examples/blackmore-no-refill.rules --explore 5
   rulecraft replay blackmore-no-refill.failure.yaml --step --omniscient
+  rulecraft simulate blackmore -n 1000 --players 2 --agents ismcts:iterations=100,random
 
 Run 'rulecraft COMMAND --help' for a command's options."""
 
@@ -44,7 +46,8 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
 AGENTS_HELP = (f"agents by seat, comma-separated ({agents.described()}); one name serves every seat; "
-               "default random; each random agent is seeded from the seed and its seat")
+               "settings after colons, e.g. ismcts:iterations=800:rollout=greedy (docs/simulating.md); "
+               "default random; each agent is seeded from the seed and its seat")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .test import add_parser as add_test
     add_test(sub, GAME_HELP, SET_HELP)
+    from .simulate import add_parser as add_simulate
+    add_simulate(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
     return parser
 
 
@@ -117,9 +122,10 @@ def _commands():
     from .play import cmd_play
     from .replay import cmd_replay
     from .run import cmd_run
+    from .simulate import cmd_simulate
     from .test import cmd_test
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
-            "test": cmd_test}
+            "test": cmd_test, "simulate": cmd_simulate}
 
 
 def _error(message: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 
 from ..agents.human import HumanAgent
+from ..agents.seat import act
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
@@ -76,7 +77,7 @@ def _resume(args):
         # an agent's own random draws continue where they were when the game was saved
         agent = agents[session.to_move]
         if agent is not None:
-            agent.choose(session)
+            act(agent, session)
 
     session = records.restore(data, common.load_program, name=args.load, on_decision=replay_chance)
     records.verify_state(data, session, args.load)
@@ -111,7 +112,7 @@ class _Game:
             while not s.over:
                 who = s.to_move
                 agent = self.agents[who]
-                choice = self._ask(who) if agent is None else agent.choose(s)
+                choice = self._ask(who) if agent is None else act(agent, s)
                 s.take(choice)
                 self.account.flush()
                 self._autosave()
@@ -140,7 +141,7 @@ class _Game:
             agent = self.people[who] = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ")
         if agent.queued and agent.queued_by == who and \
                 any(o.label == agent.queued[0] for o in self.session.legal()):
-            return agent.choose(self.session)      # the next of the numbers this player answered at once
+            return act(agent, self.session)      # the next of the numbers this player answered at once
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
             input(f"Pass the keyboard to {name}, then press Enter. ")
@@ -151,7 +152,7 @@ class _Game:
         for line in self.account.told_only_to(who):
             print(f"  (to you) {line}")
         self._show_view(who)
-        return agent.choose(self.session)
+        return act(agent, self.session)
 
     def _show_view(self, who: int) -> None:
         m = self.session.state
@@ -166,7 +167,7 @@ class _Game:
             print(HELP)
         elif word in ("view", "show", "look"):
             self._show_view(self.seat_now)
-            HumanAgent(write=print).list_options(session.legal())
+            HumanAgent(write=print).list_options(self.session.legal())
         elif word == "save":
             path = rest.strip()
             if not path:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
+from ..agents.seat import act
 from ..engine import records
 from . import common, show
 
@@ -20,7 +21,7 @@ def cmd_run(args) -> int:
     account.flush()
     try:
         while not session.over:
-            session.take(agents[session.to_move].choose(session))
+            session.take(act(agents[session.to_move], session))
             account.flush()
     except RulesRuntimeError:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again

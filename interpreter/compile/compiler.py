@@ -14,7 +14,7 @@ from ..diagnostics import Diagnostic
 from ..runtime.errors import RuleFailure
 from .codegen import Namespace
 from .expressions import ExprGen
-from .layout import ConstantState, Layout, NeedsGame, default_of
+from .layout import ConstantState, Layout, NeedsGame, default_of, domain_of
 from .program import AnytimeInfo, Code, OptionInfo, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
 
@@ -49,7 +49,7 @@ class Compiler:
                 vtype = vtype.value
             init = self.fn("m", v.init, f"var {v.name}") if v.init is not None else None
             var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size,
-                                     v.seen))
+                                     v.seen, domain_of(vtype, len(prog.teams))))
         codes, choices, action_count, anytimes = self.rules()
         return Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,

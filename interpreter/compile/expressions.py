@@ -178,6 +178,8 @@ class ExprGen:
         for part in e.parts:
             if isinstance(part, str):
                 pieces.append(self.const(part))
+            elif isinstance(part, ir.BuiltinCall) and part.name == "reveal":    # shown to all, on purpose
+                pieces.append(f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})")
             elif T.is_card(part.type) and part.type is not T.ANY and not self.private_reads(part):
                 pieces.append(f"rt_seg_card(m, {self.src(part)}, {self.const(hidden_as(part.type))})")
             elif isinstance(part.type, (T.ListT, T.ZoneT)) and T.is_card(part.type.elem) and part.type.elem is not T.ANY:
@@ -203,7 +205,7 @@ class ExprGen:
         cards, zones = [], []
 
         def visit(n):
-            if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty"):
+            if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty", "reveal"):
                 return
             typ = getattr(n, "type", None)
             if typ is not None and T.is_card(typ) and typ is not T.ANY and not isinstance(n, (ir.CardNamed, ir.MakeCard)) \
@@ -224,10 +226,18 @@ class ExprGen:
     def private_reads(self, e) -> list[str]:
         """Sources of the masks of the seats that see each variable `e` reads whose value not all see."""
         seen = {v.slot: v for v in self.prog.vars if v.seen != "all"}
+        bound = {n.slot for n in ir.walk(e) if isinstance(n, ir.BestBy)} | \
+            {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
+        revealed = {id(x) for n in ir.walk(e) if isinstance(n, ir.BuiltinCall) and n.name == "reveal"
+                    for x in ir.walk(n.args)}
         out = []
         for n in ir.walk(e):
-            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen:
+            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen and id(n) not in revealed:
                 v = seen[n.slot]
+                if isinstance(n, ir.OwnedVar) and any(isinstance(x, ir.Local) and x.slot in bound
+                                                      for x in ir.walk(n.owner)):
+                    out.append("0")     # whose value varies inside the expression (`for p in players`): none sees all
+                    continue
                 owner = self.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"
                 out.append(f"rt_value_seen(m, {v.seen!r}, {owner}, {v.owner == 'team'})")
         return out

@@ -230,3 +230,19 @@ def default_of(typ):
     if isinstance(typ, T.ListT):
         return ()
     return None
+
+
+def domain_of(typ, team_count: int):
+    """Every value a variable of this type can hold, as a function of the player count, or None when
+    there is no bound (a number): what a search agent draws a value it may not see from."""
+    if typ is T.BOOL:
+        return lambda n: (False, True)
+    if isinstance(typ, T.EnumT):
+        values = tuple(range(len(typ.values)))
+        return lambda n: values
+    if typ is T.PLAYER:
+        return lambda n: tuple(range(n))
+    if typ is T.TEAM:
+        values = tuple(range(max(1, team_count)))
+        return lambda n: values
+    return None

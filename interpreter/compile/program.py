@@ -73,6 +73,7 @@ class VarInfo:
     format: object             # value -> text, for views
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
     seen: str = "all"          # who sees its value: all, owner, team, nobody
+    domain: object = None      # player count -> every value it can hold, or None for a number (layout.domain_of)
 
 
 @attrs.define(eq=False)

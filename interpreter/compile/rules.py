@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..check import ir
 from ..check import types as T
+from ..check.shown import reads_hidden, skip_reveals
 from .codegen import TICK
 from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
@@ -310,13 +311,16 @@ class RuleGen(StatementGen):
         self.choices.append(info)
         skip, end = _Label(), _Label()
         ask = self.new_block(s.span)
+        # Being asked is information: a player who may pass, over options some seat may not see, is
+        # asked even when only the pass is left, so that whether she could act is not revealed.
+        always = s.may and reads_hidden(self.prog, (s.domain, s.where))
         fixed = x.fixed(s.domain) if isinstance(s.domain, ir.Fixed) and s.where is None else None
         if fixed is not None:
             # the same options every time: values and option ids are constants
             fixed = tuple(dict.fromkeys(fixed))
             ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
             self.line(f"_xs = {self.ns.const(tuple(fixed))}", s.span)
-            self.line(f"if {'True' if fixed else 'False'}:", s.span)
+            self.line(f"if {'True' if fixed or always else 'False'}:", s.span)
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
             seq = x.seq(s.domain)
@@ -329,7 +333,7 @@ class RuleGen(StatementGen):
                 or (isinstance(s.domain, ir.Fixed) and s.domain.kind != "card set")
             if not unique:
                 self.line("_xs = tuple(dict.fromkeys(_xs))", s.span)    # a list may repeat a value: offer it once
-            self.line("if _xs:", s.span)
+            self.line("if True:" if always else "if _xs:", s.span)
             ids = self.ids_src(elem, s.domain, info)
             if s.may:
                 ids = f"{ids} + ({info.offset + size},)"
@@ -339,14 +343,11 @@ class RuleGen(StatementGen):
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
         self.line(f"m.pending = ({info.index}, _who, _xs, _ids)", s.span, 1)
         self.waiting(ask, s.span, 1, also=(s,))
-        if s.may and self.reads_hidden((s.domain, s.where)):
-            # Nothing to choose but the pass, from options some seat may not see: the player passes
-            # unasked, and everyone is told so exactly as if they had chosen it — whether she could
-            # have acted is not revealed (nor is a decision added to the game).
-            name = self.ns.const(self.layout.formatter(T.PLAYER))
-            said = f"({SECRET!r},)" if s.secret else x.segments(s.pass_label) if s.pass_label is not None else '("pass",)'
-            self.line(f'if m.sink is not None: rt_said(m, None, ("  ", {name}(m, {x.src(s.chooser)}), ": ") + {said})',
-                      s.span)
+        reveals = skip_reveals(self.prog, s)
+        if reveals == "domain":
+            self.line(f"rt_no_option(m, {x.src(s.chooser)})", s.span)
+        elif reveals == "where":
+            self.line(f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})", s.span)
         self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
         self.flat_block(s.body, (s.slot,))
@@ -360,23 +361,6 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
-
-    def reads_hidden(self, nodes) -> bool:
-        """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
-        whose value not all see — directly or through the defs they call?"""
-        hidden_zones = {z.name for z in self.prog.zones if z.seen != "all"}
-        secret_slots = {v.slot for v in self.prog.vars if v.seen != "all"}
-        todo, seen_defs = [nodes], set()
-        while todo:
-            for n in ir.walk(todo.pop()):
-                if isinstance(n, ir.Zone) and n.zone in hidden_zones:
-                    return True
-                if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in secret_slots:
-                    return True
-                if isinstance(n, ir.DefCall) and n.name not in seen_defs:
-                    seen_defs.add(n.name)
-                    todo.append(self.prog.defs[n.name].body)
-        return False
 
     def shown(self, s, load, elem, fmt):
         """The label as segments (runtime.helpers), for the seats that do not choose: a card they may

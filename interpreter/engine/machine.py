@@ -179,6 +179,14 @@ def chooser(m: State):
     return m.pending[1] if m.pending else None
 
 
+def only_pass(m: State) -> bool:
+    """Is the pending decision a player asked with nothing to choose but the pass? (A `may choose`
+    over options some seat may not see asks even then, so that being asked reveals nothing; a
+    scenario or an old transcript that leaves such a decision out has it taken for the player.)"""
+    pending = m.pending
+    return pending is not None and not pending[2] and len(pending[3]) == 1 and m.program.choices[pending[0]].may
+
+
 def legal_ids(m: State) -> tuple[int, ...]:
     """Ids of the legal options, in the order the rules list them (pass last)."""
     pending = m.pending

@@ -189,9 +189,10 @@ def _describe_chance(rec: dict) -> str:
     return f"{what} after decision {rec.get('after')}"
 
 
-def check_chance(data: dict, s: Session, name: str, done: int) -> int:
+def check_chance(data: dict, s: Session, name: str, done: int, left_out: int = 0) -> int:
     """Compare the chance outcomes the replay has given so far with those the record lists, from
-    index `done` on; return how many are now checked. A record without them (older ones) is not checked."""
+    index `done` on; return how many are now checked. A record without them (older ones) is not checked.
+    `left_out`: how many bare passes the record left out so far (each counts as a decision in the replay)."""
     recorded = data.get("chance")
     if recorded is None:
         return done
@@ -199,6 +200,8 @@ def check_chance(data: dict, s: Session, name: str, done: int) -> int:
         raise UserError(f"{name} is damaged: 'chance' is not a list")
     for j in range(done, len(s.chance)):
         got = chance_record(s.program, s.chance[j])
+        if left_out:
+            got["after"] -= left_out
         if j >= len(recorded):
             raise UserError(f"{name} lists {len(recorded)} chance outcomes, but the rules give more: "
                             f"{_describe_chance(got)}")
@@ -303,10 +306,30 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
     if on_start is not None:
         on_start(s)
     checked = check_chance(data, s, name, 0)
+    left_out = 0
     decisions = data["decisions"][:upto] if upto is not None else data["decisions"]
-    for i, d in enumerate(decisions, 1):
+    for i, d in enumerate(decisions + ([None] if upto is None else []), 1):
+        if d is None:           # after the last: bare passes that end the game, if the record left them out
+            while not s.over and machine.only_pass(s.state) and data.get("result") is not None:
+                try:
+                    s.take(s.legal_ids()[0])
+                except RulesRuntimeError as e:
+                    raise UserError(f"the rules failed after the last decision: {e}") from None
+                left_out += 1
+                checked = check_chance(data, s, name, checked, left_out)
+            break
         if not isinstance(d, dict) or type(d.get("id")) is not int:
             raise UserError(f"decision {i} in {name} is damaged")
+        while _left_out(s, d):
+            # a decision with nothing to choose but the pass, which the record leaves out (it was made
+            # before such decisions were asked): it is taken for the player
+            only = s.legal_ids()[0]
+            try:
+                s.take(only)
+            except RulesRuntimeError as e:
+                raise UserError(f"the rules failed before decision {i}: {e}") from None
+            left_out += 1
+            checked = check_chance(data, s, name, checked, left_out)
         if s.over:
             raise UserError(f"decision {i} in {name} comes after the end of the game")
         legal = {o.id: o.label for o in s.legal()}
@@ -325,10 +348,17 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
             s.take(d["id"])
         except RulesRuntimeError as e:
             raise UserError(f"the rules failed at decision {i}: {e}") from None
-        checked = check_chance(data, s, name, checked)
+        checked = check_chance(data, s, name, checked, left_out)
     if upto is None and isinstance(data.get("chance"), list) and checked < len(data["chance"]):
         raise UserError(f"{name} lists chance outcomes the rules never give, from number {checked + 1} on")
     return s
+
+
+def _left_out(s: Session, d: dict) -> bool:
+    """Is the pending decision a bare pass that the recorded decision `d` does not take?"""
+    if s.over or not machine.only_pass(s.state):
+        return False
+    return d.get("player", s.to_move + 1) != s.to_move + 1 or d["id"] not in s.legal_ids()
 
 
 def verify_result(data: dict, s: Session, name: str = "the transcript") -> None:

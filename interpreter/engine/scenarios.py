@@ -3,14 +3,15 @@
 A scenario starts from the rules' own setup, or from its `arrange:` block run in
 place of `rule setup`; `take "label"` makes the decision with that label;
 `expect` checks a condition, that an option is (not) legal, that the game is
-over, or that the last `take` made the rules fail with a message.
+over, that the last `take` made the rules fail with a message, or that the
+narration since the last `take` says something (a moment no decision stops at).
 """
 from __future__ import annotations
 
 import attrs
 
 from ..runtime.errors import RulesRuntimeError
-from . import machine
+from . import machine, observe
 
 
 @attrs.frozen
@@ -25,7 +26,7 @@ class ScenarioResult:
 FIXES = {"next random": "random", "next shuffle": "shuffle"}     # scenario steps that fix a chance outcome
 
 
-def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
+def run_scenario(program, sc) -> ScenarioResult:
     players = program.min_players
     seed = 0
     options = {o.name: o.default for o in program.options}
@@ -51,13 +52,14 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
         return ScenarioResult(sc.name, sc.doc, False, why, step.span if step is not None else sc.span)
 
     try:
-        m = machine.new_game(program, players, options, seed, sink=[] if narrate else None,
+        m = machine.new_game(program, players, options, seed, sink=[],
                              setup=arrange or "setup", forced=forced)
     except RulesRuntimeError as e:
         return fail(None, f"the rules failed while setting up: {e}")
     except ValueError as e:
         return fail(None, str(e))
     failure = None
+    heard = 0                # the narration before this index was said before the last `take`
     setting_up = True
     for step in sc.steps:
         kind = step.kind
@@ -77,6 +79,15 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
             continue
         if failure is not None:
             return fail(step, f"the rules failed: {failure}")
+        failure = _take_bare_passes(m, step)
+        if failure is not None:
+            return fail(step, f"the rules failed: {failure}")
+        if kind == "said":
+            lines = observe.narration(m.sink[heard:], None)
+            if not any(step.value in line for line in lines):
+                return fail(step, f"expected the narration to say '{step.value}'; it said: "
+                                  + (" / ".join(lines) if lines else "nothing"))
+            continue
         if kind == "over":
             if m.result is None:
                 return fail(step, "expected the game to be over, but it goes on")
@@ -112,6 +123,7 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
                 return fail(step, f"cannot take '{text}': the game is over")
             if text not in labels:
                 return fail(step, f"'{text}' is not legal here; the options are: {_shown(labels)}")
+            heard = len(m.sink)
             try:
                 machine.decide(m, machine.option_labelled(m, text))
             except RulesRuntimeError as e:
@@ -121,6 +133,20 @@ def run_scenario(program, sc, narrate: bool = False) -> ScenarioResult:
     if m.forced:
         return fail(sc.steps[-1], f"{len(m.forced)} outcome(s) fixed by `next … is` never came")
     return ScenarioResult(sc.name, sc.doc, True)
+
+
+def _take_bare_passes(m, step) -> str | None:
+    """Take each decision with nothing to choose but the pass, unless this step is about that very pass;
+    returns the rules' failure message, if taking one made them fail."""
+    while machine.only_pass(m):
+        only = m.pending[3][0]
+        if step.kind in ("take", "legal") and step.value(m) == machine.label(m, only):
+            return None
+        try:
+            machine.decide(m, only)
+        except RulesRuntimeError as e:
+            return str(e)
+    return None
 
 
 def _explain(program, m, step) -> str:
@@ -172,5 +198,5 @@ def _shown(labels) -> str:
     return few(labels, 8, quote=True)
 
 
-def run_all(program, narrate: bool = False) -> list[ScenarioResult]:
-    return [run_scenario(program, sc, narrate) for sc in program.scenarios]
+def run_all(program) -> list[ScenarioResult]:
+    return [run_scenario(program, sc) for sc in program.scenarios]

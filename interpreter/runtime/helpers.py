@@ -297,11 +297,29 @@ def rt_seg_cards(m, cards, hidden):
     return tuple(out)
 
 
+class ShownLog(list):
+    """A narration sink that also keeps which cards its texts named, with the seats that saw them named
+    (the observation property: a card named to a seat has come into its sight, if only in passing)."""
+
+    def __init__(self):
+        super().__init__()
+        self.cards: dict[int, int] = {}
+        self.reveals = 0            # `reveal(x)`s run: a secret value shown on purpose
+
+
+def rt_reveal(m, value):
+    """`reveal(x)` is x; it tells the observation property that the rules show a secret here on purpose."""
+    if type(m.sink) is ShownLog:
+        m.sink.reveals += 1
+    return value
+
+
 def seal(m, segments) -> tuple:
     """A flat tuple of strings (seen by all) and (name, seats that see it, what it is when hidden)."""
     out = []
     masks = m.program.seen_masks[m.n]
     everyone = (1 << m.n) - 1
+    log = m.sink.cards if type(m.sink) is ShownLog else None
     stack = [segments]
     while stack:
         s = stack.pop()
@@ -310,6 +328,8 @@ def seal(m, segments) -> tuple:
         elif len(s) == 4 and s[0] == "card":
             place = m.where[s[2]]
             mask = masks[place] if place >= 0 else everyone       # out of play: nothing secret about it
+            if log is not None:
+                log[s[2]] = log.get(s[2], 0) | mask
             out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
         elif len(s) == 6 and s[0] == "derived":      # a value computed from cards, zones or private values
             _kind, text, cards, zones, mask, hidden = s
@@ -328,6 +348,14 @@ def seal(m, segments) -> tuple:
 def rt_said(m, audience, segments):
     """`say`: the narration, sealed now, for `audience` (a mask of seats, or None for everyone)."""
     m.sink.append(("say", audience, seal(m, segments)))
+
+
+def rt_no_option(m, who):
+    """A choice without a pass, over options some seat may not see, has none left: skipping it would tell
+    the others what they may not know, so the rules must say what happens (`may choose … or "…"`)."""
+    raise RuleFailure(f"Player {who + 1} must choose here but has no option left, and whether there is one depends "
+                      "on what other players may not see; write `may choose … or \"…\"` so she is asked (and passes) "
+                      "whatever she holds")
 
 
 def rt_value_seen(m, seen: str, owner, team_owned: bool) -> int:

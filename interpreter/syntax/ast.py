@@ -629,7 +629,7 @@ class RemoveFrom:
 
 @node
 class ScenarioStep:
-    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure."""
+    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure/said."""
     span: Span
     kind: str
     value: object = None

@@ -297,6 +297,9 @@ class _ToAst(Transformer):
     def sc_expect_failure(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "failure", _unescape(c[0][1:-1]))
 
+    def sc_expect_said(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "said", _unescape(c[0][1:-1]))
+
     def sc_next_random(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "next random", c[0])
 

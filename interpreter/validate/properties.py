@@ -12,8 +12,8 @@ import random
 import attrs
 
 from ..runtime.errors import RulesRuntimeError
-from ..engine import machine, observe, records, views
-from ..runtime.helpers import seal
+from ..engine import determinize, machine, observe, records, views
+from ..runtime.helpers import ShownLog, seal
 from ..engine.machine import IllegalDecision
 
 DEFAULT_LIMIT = 5000
@@ -92,25 +92,18 @@ def check_view_hides(m, step, viewer, permute):
 def hidden_otherwise(m, viewer, permute):
     """A copy of the game that differs from it only in what `viewer` may not see (the cards hidden from
     them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden."""
-    p = m.program
-    hidden_slots = []
-    for zone in p.zones:
-        owners = range(m.n) if zone.owner == "player" else (range(len(p.teams)) if zone.owner == "team" else [None])
-        for k in owners:
-            inst = zone.base + (k or 0)
-            if not views.can_see(m, inst, viewer):
-                hidden_slots.extend((inst, i) for i in range(len(m.zones[inst])))
-    secrets = _hidden_values(m, viewer)
-    if len(hidden_slots) < 2 and not secrets:
+    places = determinize.hidden_places(m, viewer)
+    secrets = [(v, k) for v, k in determinize.hidden_values(m, viewer)
+               if not v.table_size and type(determinize.get_value(m, v, k)) in (int, bool)]
+    if len(places) < 2 and not secrets:
         return None
     other = m.copy()
-    if len(hidden_slots) >= 2:
-        _permute_hidden_cards(p, other, hidden_slots, permute)
-    for change in secrets:
-        change(other)
-    if other.pending is not None:       # the waiting rule asks again: its options may come from what changed
-        other.pending = None
-        machine.run(other)
+    if len(places) >= 2:
+        determinize.permute_hidden_cards(other, places, permute)
+    for v, k in secrets:
+        value = determinize.get_value(other, v, k)
+        determinize.set_value(other, v, k, (not value) if type(value) is bool else value + 1)
+    determinize.ask_again(other)
     return other
 
 
@@ -118,9 +111,10 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
     """Two games that differ only in what `viewer` may not see tell `viewer` the same — its view, who is
     asked, what it is told — now and after each further decision that is the same as `viewer` is told
     it: the viewer's own taken alike, another's taken in the second game as the viewer was told it in
-    the first. (A decision with no such counterpart, or one after which a card comes into the viewer's
-    sight — played face up, drawn — reveals what set the games apart: they may then differ, and the
-    check ends there.)"""
+    the first. (A decision with no such counterpart that shows a card to the viewer — played face up,
+    at once or by the end of the move it begins — or a decision after which a card comes into the
+    viewer's sight — drawn — reveals what set the games apart: they may then differ, and the check
+    ends there.)"""
     other = hidden_otherwise(m, viewer, permute)
     if other is None:
         return
@@ -150,8 +144,14 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
             if match is None:
                 seen_before = _visible(first.state, viewer)
                 first.take(choice)
+                # the decision shows what set the two games apart — a card played face up — at once or at
+                # the end of the move it begins ("cast a spell", then which one): the chooser's next steps
+                while not (_visible(first.state, viewer) - seen_before) and not first.over \
+                        and first.to_move == who != viewer:
+                    ids = first.legal_ids()
+                    first.take(ids[pick(len(ids))])
                 if _visible(first.state, viewer) - seen_before:
-                    return      # the decision shows what set the two games apart: a card played face up
+                    return
                 raise PropertyFailure("a seat is told only what it may know",
                                       f"player {viewer + 1} was told '{first.state.names[who]}: {told}', which no "
                                       "decision tells them in a game that differs only in what is hidden from them",
@@ -166,14 +166,18 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
 
 
 def _visible(state, viewer) -> set:
-    """The cards `viewer` sees now."""
-    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards}
+    """The cards `viewer` sees now, or was shown by name in a text since the check began, and the
+    secret values the rules revealed (`reveal(x)`) since then."""
+    log = state.sink if isinstance(state.sink, ShownLog) else ShownLog()
+    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards} \
+        | {c for c, mask in log.cards.items() if mask >> viewer & 1} | {("revealed", k) for k in range(log.reveals)}
 
 
 def _session_on(state):
     """A session over a copy of a game, recording what it tells from here on."""
     from ..engine.session import Session
     s = Session(state.program, state, "check", 0, {})
+    s.narration = ShownLog()
     state.sink, state.chance = s.narration, s.chance
     return s
 
@@ -193,65 +197,6 @@ def _first_difference(a, b) -> str:
         if a["view"][key] != b["view"].get(key):
             return f"{key}: {a['view'][key]} / {b['view'].get(key)}"
     return "their views differ"
-
-
-def _permute_hidden_cards(p, other, hidden_slots, permute):
-    cards = [other.zones[z][i] for z, i in hidden_slots]
-    types = [p.card_types[c] for c in cards]
-    order = permute(len(cards))
-    moved = [cards[j] for j in order]
-    # only swap cards of the same type, so every zone still holds what it may hold
-    if [p.card_types[c] for c in moved] != types:
-        moved = cards[:]
-        by_type: dict = {}
-        for idx, c in enumerate(cards):
-            by_type.setdefault(p.card_types[c], []).append(idx)
-        for idxs in by_type.values():
-            perm = permute(len(idxs))
-            vals = [cards[idxs[j]] for j in perm]
-            for idx, v in zip(idxs, vals):
-                moved[idx] = v
-    for (z, i), c in zip(hidden_slots, moved):
-        other.zones[z][i] = c
-        other.where[c] = z
-
-
-def _declared_hidden(m, v, owner, viewer) -> bool:
-    """Is the value of `v` kept for `owner` hidden from `viewer`, read from its declaration alone
-    (not from the view, which is what is being tested)?"""
-    if v.seen == "nobody":
-        return True
-    teams = max(1, len(m.program.teams))
-    if v.seen == "owner":
-        return owner != (viewer if v.owner == "player" else viewer % teams)
-    if v.seen == "team":
-        team = owner if v.owner == "team" else owner % teams
-        return team != viewer % teams
-    return False
-
-
-def _hidden_values(m, viewer) -> list:
-    """Changes to the values of numbers and flags `viewer` may not see, each a function of a state copy."""
-    out = []
-    for v in m.program.vars:
-        if v.seen == "all" or v.table_size:
-            continue
-        owners = range(m.n) if v.owner == "player" else (range(len(m.program.teams)) if v.owner == "team" else [None])
-        for k in owners:
-            if not _declared_hidden(m, v, k, viewer):
-                continue
-            value = m.vars[v.slot][k] if k is not None else m.vars[v.slot]
-            if type(value) not in (int, bool):
-                continue
-
-            def change(state, v=v, k=k, value=value):
-                new = (not value) if type(value) is bool else value + 1
-                if k is None:
-                    state.vars[v.slot] = new
-                else:
-                    state.vars[v.slot][k] = new
-            out.append(change)
-    return out
 
 
 def check_save_load(m, step):

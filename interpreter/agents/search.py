@@ -1,0 +1,216 @@
+"""Agents that think ahead: greedy (one decision of lookahead) and Monte Carlo tree search.
+
+Both see a game only through their `Seat` (agents/seat.py): they think on games sampled from
+what the seat may see, never on the game itself. The search is single-observer
+information-set MCTS (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS"): each iteration samples
+a game the seat cannot tell from the real one (hidden cards dealt again, hidden values drawn,
+the future's chance new), walks one tree of decisions with UCB1 counted over the times each
+option was available, plays out the rest at random (or greedily) up to a depth, and backs the
+outcome up to every seat's decisions from that seat's side. `mcts` is the same search for
+games in which no other seat knows what this one does not: it resamples only chance.
+
+An outcome is worth 1 to the seats that won alone (their team, in a team game), 1/k when k
+sides share the win, and 0 to the others. A playout cut short by its depth is valued by the
+game's score: 0.5 + 0.5 × (own − best other side's) / (|own| + |best other side's| + 1),
+strictly between a loss and a win. In a game of one side (a solo game, or a cooperative one)
+winning says nothing, so the search maximises the score itself, scaled between the lowest and
+the highest score its playouts have reached so far.
+
+Every agent is deterministic given its seed and an `iterations` budget; a `seconds` budget
+stops by the clock and so depends on the machine's speed.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..diagnostics import UserError
+from ..engine import machine
+from ..runtime.errors import RulesRuntimeError
+
+
+# ------------------------------------------------------------------ what an outcome is worth
+def side_of(program, seat: int) -> int:
+    """The seat's side: its team in a team game, else itself."""
+    return seat % len(program.teams) if program.teams else seat
+
+
+def outcome(state) -> list[float]:
+    """Each seat's share of the win of a finished game."""
+    winners = state.result[2]
+    sides = {side_of(state.program, w) for w in winners}
+    return [1.0 / len(sides) if p in winners else 0.0 for p in range(state.n)]
+
+
+def estimate(state) -> list[float]:
+    """Each seat's value of an unfinished game, from the game's score (see the module's docstring)."""
+    program = state.program
+    if program.score is None:
+        return [0.5] * state.n
+    scores = [machine._score(state, program.score, p) for p in range(state.n)]
+    best: dict[int, int] = {}
+    for p, s in enumerate(scores):
+        side = side_of(program, p)
+        best[side] = max(best.get(side, s), s)
+    out = []
+    for p, own in enumerate(scores):
+        others = [v for side, v in best.items() if side != side_of(program, p)]
+        rival = max(others) if others else 0
+        out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
+    return out
+
+
+def value(state) -> list[float]:
+    return outcome(state) if state.result is not None else estimate(state)
+
+
+def one_side(state) -> bool:
+    """Do all seats play on one side (a solo or cooperative game)?"""
+    return len({side_of(state.program, p) for p in range(state.n)}) == 1
+
+
+def raw_scores(state) -> list[float]:
+    program = state.program
+    if state.result is not None:
+        return list(state.result[0])
+    return [machine._score(state, program.score, p) if program.score else 0 for p in range(state.n)]
+
+
+# ------------------------------------------------------------------ greedy
+class GreedyAgent:
+    """Takes the option whose position after it (run to the next decision) is worth the most to the
+    seat, on `samples` sampled games (one when the seat sees everything but the future)."""
+
+    def __init__(self, seed: int = 0, samples: int = 4):
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    def choose(self, seat) -> int:
+        ids = seat.legal_ids()
+        if len(ids) == 1:
+            return ids[0]
+        worlds = [seat.sample(self.rng) for _ in range(self.samples)]
+        return best_after(worlds, ids, seat.seat, self.rng)
+
+
+def best_after(worlds, ids, me: int, rng) -> int:
+    """The option worth the most to seat `me` one decision ahead, averaged over `worlds`; ties at random."""
+    totals = dict.fromkeys(ids, 0.0)
+    for world in worlds:
+        for a in ids:
+            after = world.copy()
+            try:
+                machine.decide(after, a)
+                totals[a] += value(after)[me]
+            except (RulesRuntimeError, machine.IllegalDecision):
+                totals[a] -= 1.0            # an option this world does not allow (or whose rules fail)
+    best = max(totals.values())
+    tied = [a for a in ids if totals[a] == best]
+    return tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+
+
+# ------------------------------------------------------------------ Monte Carlo tree search
+class _Node:
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self):
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0        # the sum of the values backed up, for the seat that took the decision into it
+        self.avail = 0          # how often the decision into it was available (ISMCTS's UCB1)
+
+
+class SearchAgent:
+    """SO-ISMCTS (or plain UCT over chance, for `mcts`); see the module's docstring."""
+
+    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None, depth: int = 200,
+                 rollout: str = "random", c: float = 0.7, private: bool = True):
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.greedy_rollout = rollout == "greedy"
+        self.c = c
+        self.private = private          # may the seat face what other seats know and it does not?
+
+    def choose(self, seat) -> int:
+        ids = seat.legal_ids()
+        if len(ids) == 1:
+            return ids[0]
+        if not self.private and seat.private_to_others():
+            raise UserError(f"mcts plays games in which no seat knows what another does not; here other seats "
+                            f"know what seat {seat.seat + 1} does not: use ismcts")
+        root = _Node()
+        self.by_score = None                # a game of one side: back up scores, not outcomes
+        self.lo, self.hi = 0.0, 1.0         # the range of the values backed up
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        k = 0
+        while (k < self.iterations if deadline is None else time.perf_counter() < deadline) or k == 0:
+            self._iterate(root, seat.sample(self.rng, chance_only=not self.private))
+            k += 1
+        legal = [a for a in ids if a in root.children]
+        if not legal:
+            return ids[self.rng.randrange(len(ids))]
+        most = max(root.children[a].visits for a in legal)
+        tied = [a for a in legal if root.children[a].visits == most]
+        return tied[0] if len(tied) == 1 else max(tied, key=lambda a: root.children[a].total)
+
+    def _iterate(self, root: _Node, state) -> None:
+        rng, c = self.rng, self.c
+        node, path = root, []
+        try:
+            while state.pending is not None:
+                pending = state.pending
+                ids, who = pending[3], pending[1]
+                for a in ids:
+                    child = node.children.get(a)
+                    if child is not None:
+                        child.avail += 1
+                untried = [a for a in ids if a not in node.children]
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    child = node.children[a] = _Node()
+                    child.avail = 1
+                    machine.decide(state, a)
+                    path.append((child, who))
+                    break
+                best, choice = -math.inf, ids[0]
+                lo, spread = self.lo, (self.hi - self.lo) or 1.0
+                for a in ids:
+                    ch = node.children[a]
+                    score = (ch.total / ch.visits - lo) / spread + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best:
+                        best, choice = score, a
+                node = node.children[choice]
+                machine.decide(state, choice)
+                path.append((node, who))
+            self._playout(state)
+            if self.by_score is None:
+                self.by_score = one_side(state)
+                if self.by_score:
+                    self.lo, self.hi = math.inf, -math.inf
+            if self.by_score:
+                values = raw_scores(state)
+                self.lo, self.hi = min(self.lo, min(values)), max(self.hi, max(values))
+            else:
+                values = value(state)
+        except RulesRuntimeError:
+            values = None               # a sampled world the rules cannot play on: count the visit, learn nothing
+        for node, who in path:
+            node.visits += 1
+            node.total += values[who] if values is not None else \
+                ((self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5)
+
+    def _playout(self, state) -> None:
+        rng = self.rng
+        for _ in range(self.depth):
+            pending = state.pending
+            if pending is None:
+                return
+            ids = pending[3]
+            if self.greedy_rollout and len(ids) > 1:
+                a = best_after([state], ids, pending[1], rng)
+            else:
+                a = ids[rng.randrange(len(ids))] if len(ids) > 1 else ids[0]
+            machine.decide(state, a)

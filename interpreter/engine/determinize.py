@@ -1,0 +1,155 @@
+"""Games that differ from this one only in what a seat may not see, derived from `seen by` alone.
+
+Two users: the observation property (validate/properties.py) builds such a game to check that
+the seat is told the same in both, and search agents (agents/search.py) sample such games to
+think about what they cannot see — information-set MCTS "determinised" with no resampler
+written per game (OpenSpiel needs one per game).
+
+What is hidden from a seat: the cards of every zone instance it may not see (their number is
+public, so a sample keeps each zone's count and only the cards of the same card type trade
+places), the values of variables it may not see, and the future: the game's random generator,
+which decides every shuffle and draw still to come. A sample knows nothing the seat does not.
+What it does not use: what the seat remembers (a card it saw go into a hidden pile is sampled
+like any other hidden card), so a sample is drawn from the seat's current observation, not from
+its whole history.
+"""
+from __future__ import annotations
+
+from ..runtime.errors import RulesRuntimeError
+from . import machine, views
+
+
+def hidden_places(m, viewer, unseen_only: bool = False) -> list[tuple[int, int]]:
+    """(zone instance, position) of every card `viewer` may not see (with `unseen_only`, of those no
+    seat may see: a face-down deck)."""
+    out = []
+    masks = m.program.seen_masks[m.n]
+    for zone in m.program.zones:
+        owners = range(m.n) if zone.owner == "player" else (range(len(m.program.teams)) if zone.owner == "team" else [None])
+        for k in owners:
+            inst = zone.base + (k or 0)
+            if not views.can_see(m, inst, viewer) and not (unseen_only and masks[inst]):
+                out.extend((inst, i) for i in range(len(m.zones[inst])))
+    return out
+
+
+def private_to_others(m, viewer) -> bool:
+    """Does another seat see a card or a value that `viewer` may not (private information, not chance)?"""
+    masks = m.program.seen_masks[m.n]
+    if any(masks[z] and m.zones[z] for z, _ in hidden_places(m, viewer)):
+        return True
+    return any(v.seen != "nobody" for v, _owner in hidden_values(m, viewer))
+
+
+def permute_hidden_cards(m, places, permute) -> None:
+    """Trade the cards at `places` among themselves in the order `permute(n)` gives (a list of
+    indexes); only cards of one card type trade places, so every zone still holds what it may hold."""
+    p = m.program
+    cards = [m.zones[z][i] for z, i in places]
+    types = [p.card_types[c] for c in cards]
+    order = permute(len(cards))
+    moved = [cards[j] for j in order]
+    if [p.card_types[c] for c in moved] != types:
+        moved = cards[:]
+        by_type: dict = {}
+        for idx, c in enumerate(cards):
+            by_type.setdefault(p.card_types[c], []).append(idx)
+        for idxs in by_type.values():
+            perm = permute(len(idxs))
+            vals = [cards[idxs[j]] for j in perm]
+            for idx, v in zip(idxs, vals):
+                moved[idx] = v
+    for (z, i), c in zip(places, moved):
+        m.zones[z][i] = c
+        m.where[c] = z
+
+
+def deal_hidden_cards(m, places, rng) -> None:
+    """Deal the cards at `places` again at random, each card type among the places that hold one.
+    The cards are put in order first, so the deal depends only on which cards are hidden, never on
+    where they truly are: two games a seat cannot tell apart give it the same samples."""
+    types = m.program.card_types
+    by_type: dict = {}
+    for place in places:
+        by_type.setdefault(types[m.zones[place[0]][place[1]]], []).append(place)
+    for where in by_type.values():
+        cards = sorted(m.zones[z][i] for z, i in where)
+        rng.shuffle(cards)
+        for (z, i), c in zip(where, cards):
+            m.zones[z][i] = c
+            m.where[c] = z
+
+
+def value_hidden(m, v, owner, viewer) -> bool:
+    """Is the value of `v` kept for `owner` hidden from `viewer`, read from its declaration alone?"""
+    if v.seen == "nobody":
+        return True
+    teams = max(1, len(m.program.teams))
+    if v.seen == "owner":
+        return owner != (viewer if v.owner == "player" else viewer % teams)
+    if v.seen == "team":
+        team = owner if v.owner == "team" else owner % teams
+        return team != viewer % teams
+    return False
+
+
+def hidden_values(m, viewer) -> list[tuple[object, object]]:
+    """(variable, owner) of each value `viewer` may not see (owner None for a shared variable)."""
+    out = []
+    for v in m.program.vars:
+        if v.seen == "all":
+            continue
+        owners = range(m.n) if v.owner == "player" else (range(len(m.program.teams)) if v.owner == "team" else [None])
+        out.extend((v, k) for k in owners if value_hidden(m, v, k, viewer))
+    return out
+
+
+def set_value(m, v, owner, value) -> None:
+    if owner is None:
+        m.vars[v.slot] = value
+    else:
+        m.vars[v.slot][owner] = value
+
+
+def get_value(m, v, owner):
+    return m.vars[v.slot] if owner is None else m.vars[v.slot][owner]
+
+
+def ask_again(m) -> None:
+    """The waiting rule asks again: its options may come from what changed."""
+    if m.pending is not None:
+        m.pending = None
+        machine.run(m)
+
+
+def sample(m, viewer, rng, chance_only: bool = False):
+    """A game `viewer` cannot tell from this one: hidden cards dealt again at random among the places
+    hidden from it, hidden values drawn from their declared values (a number with no declared bound
+    becomes its type's zero: the seat has no better guess), and a new random generator. With
+    `chance_only`, only what no seat sees is dealt again (for games without private information).
+    `rng` is the caller's random.Random; the game's own generator is never read."""
+    other = m.copy()
+    places = hidden_places(other, viewer, unseen_only=chance_only)
+    if len(places) > 1:
+        deal_hidden_cards(other, places, rng)
+    changed = False
+    for v, owner in hidden_values(other, viewer):
+        if chance_only and v.seen != "nobody":
+            continue
+        if v.domain:
+            values = v.domain(m.n)
+            if v.table_size:
+                new = [values[rng.randrange(len(values))] for _ in range(v.table_size)]
+            else:
+                new = values[rng.randrange(len(values))]
+        else:
+            new = [v.default] * v.table_size if v.table_size else v.default
+        set_value(other, v, owner, new)
+        changed = True
+    other.rng = rng.getrandbits(64)
+    if places or changed:
+        try:
+            ask_again(other)
+        except RulesRuntimeError:       # a sample the rules cannot run from
+            return None
+    return other

@@ -1,0 +1,1 @@
+"""Playing many games by agents and measuring the rules: `rulecraft simulate`."""

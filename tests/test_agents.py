@@ -1,0 +1,132 @@
+"""Agents (issue 13): every kind takes only legal options, is deterministic given its seed, and
+thinks only on what its seat may see."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulecraft.agents.registry import AGENT_KINDS, canonical, make_agent, parse_agent
+from rulecraft.agents.seat import Seat, act
+from rulecraft.diagnostics import UserError
+from rulecraft.engine import determinize, machine
+from rulecraft.engine.session import Session
+from rulecraft.loader import load_file
+from rulecraft.validate import properties
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = {"greedy": "greedy:samples=2", "mcts": "mcts:iterations=30", "ismcts": "ismcts:iterations=30",
+         "cheat": "cheat:iterations=30"}
+
+
+@pytest.fixture(scope="module")
+def blackmore():
+    return load_file(ROOT / "games" / "blackmore.rules")
+
+
+@pytest.fixture(scope="module")
+def nim():
+    return load_file(ROOT / "examples" / "nim.rules")
+
+
+def play(program, names, seed, players=2, limit=40):
+    """The option ids the agents take in one game (at most `limit` decisions)."""
+    s = Session.start(program, "game", players, seed, narrate=False)
+    agents = [make_agent(name, 1000 * seed + seat) for seat, name in enumerate(names)]
+    taken = []
+    while not s.over and len(taken) < limit:
+        legal = s.legal_ids()
+        choice = act(agents[s.to_move], s)
+        assert choice in legal
+        s.take(choice)
+        taken.append(choice)
+    return taken
+
+
+@pytest.mark.parametrize("kind", sorted(k for k in AGENT_KINDS if k != "human"))
+def test_each_agent_plays_legally_and_the_same_given_its_seed(kind, blackmore, nim):
+    program = nim if kind == "mcts" else blackmore
+    name = QUICK.get(kind, kind)
+    first = play(program, [name, "random"], seed=3, limit=12)
+    assert first == play(program, [name, "random"], seed=3, limit=12)
+    assert len(first) == 12 or program is nim
+
+
+def test_search_beats_random_at_nim(nim):
+    """Not a benchmark: a sanity check that the search searches (Nim from 15 stones: the first player wins with play)."""
+    wins = 0
+    for seed in range(6):
+        s = Session.start(nim, "nim", 2, seed, narrate=False)
+        agents = [make_agent("mcts:iterations=200", seed), make_agent("random", seed)]
+        while not s.over:
+            s.take(act(agents[s.to_move], s))
+        wins += s.state.result[2] == (0,)
+    assert wins >= 5
+
+
+def test_a_seat_offers_no_way_to_the_game_itself(blackmore):
+    s = Session.start(blackmore, "blackmore", 2, 1, narrate=False)
+    seat = Seat(s, s.to_move)
+    for name in ("state", "session", "_session", "__session"):
+        assert not hasattr(seat, name)
+    rival = s.state.names[1 - s.to_move]
+    assert seat.view()["zones"]["hand"][rival] == {"hidden": 6}
+    with pytest.raises(RuntimeError, match="it is not seat [12]'s decision"):
+        Seat(s, 1 - s.to_move).legal_ids()
+
+
+def test_a_sample_is_dealt_only_from_what_the_seat_may_see(blackmore):
+    """Samples of two games that differ only in what the seat may not see are the same; the truth's
+    hidden cards and random generator are not in them."""
+    m = machine.new_game(blackmore, 2, None, 5)
+    viewer = m.pending[1]
+    other = properties.hidden_otherwise(m, viewer, lambda n: random.Random(1).sample(range(n), n))
+    a = determinize.sample(m, viewer, random.Random(9))
+    b = determinize.sample(other, viewer, random.Random(9))
+    assert a.zones == b.zones and a.rng == b.rng
+    hand = next(z for z in blackmore.zones if z.name == "hand")
+    assert a.zones[hand.base + viewer] == m.zones[hand.base + viewer]          # its own hand, as it is
+    hidden = determinize.hidden_places(m, viewer)
+    assert sorted(m.zones[z][i] for z, i in hidden) == sorted(a.zones[z][i] for z, i in hidden)
+    assert [m.zones[z][i] for z, i in hidden] != [a.zones[z][i] for z, i in hidden] and a.rng != m.rng
+
+
+@pytest.mark.parametrize("name", ["greedy:samples=2", "ismcts:iterations=25"])
+def test_an_agent_decides_the_same_in_games_its_seat_cannot_tell_apart(blackmore, name):
+    """The agent's input is the seat's observation: a game that differs only in the other hand and the
+    deck's order gets the same decision from the same agent with the same seed."""
+    for seed in range(4):
+        s = Session.start(blackmore, "blackmore", 2, seed, narrate=False)
+        for _ in range(3):                                   # a few decisions in, so that cards were played
+            s.take(s.legal_ids()[0])
+        viewer = s.to_move
+        other = properties.hidden_otherwise(s.state, viewer, lambda n: random.Random(seed).sample(range(n), n))
+        twin = Session(blackmore, other, "blackmore", seed, {})
+        assert act(make_agent(name, 7), s) == act(make_agent(name, 7), twin)
+
+
+def test_cheat_sees_everything_and_says_so():
+    assert AGENT_KINDS["cheat"].omniscient and getattr(make_agent("cheat"), "omniscient", False)
+    assert not any(k.omniscient for name, k in AGENT_KINDS.items() if name != "cheat")
+
+
+def test_mcts_refuses_a_game_with_private_information(blackmore):
+    s = Session.start(blackmore, "blackmore", 2, 1, narrate=False)
+    with pytest.raises(UserError, match="use ismcts"):
+        act(make_agent("mcts:iterations=5"), s)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("ismcts:foo=1", "has no setting 'foo'"), ("ismcts:iterations=0", "is not valid"),
+    ("ismcts:iterations", "needs a value"), ("random:x=1", "takes no settings"), ("wizard", "unknown agent"),
+    ("ismcts:rollout=clever", "is not valid")])
+def test_bad_agent_settings_are_one_sentence(text, message):
+    with pytest.raises(UserError, match=message):
+        parse_agent(text)
+
+
+def test_settings_are_written_one_way():
+    assert canonical("ISMCTS:Iterations=80:rollout=greedy") == "ismcts:iterations=80:rollout=greedy"
+    agent = make_agent("ismcts:iterations=80:depth=5:c=1.5")
+    assert (agent.iterations, agent.depth, agent.c) == (80, 5, 1.5)
