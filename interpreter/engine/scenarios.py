@@ -154,7 +154,7 @@ def _explain(program, m, step) -> str:
     `a and b`, each side of the `and` that does not hold, explained the same way."""
     if step.parts:
         failing = []
-        for span, value, sides in step.parts:
+        for span, value, sides in step.parts():
             try:
                 held = value(m)
             except Exception as e:
