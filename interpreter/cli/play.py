@@ -98,6 +98,7 @@ class _Game:
         self.account = show.Account(session, viewer=observe.PUBLIC if hot_seat else self.humans[0],
                                     keep_for=self.humans if hot_seat else ())
         self.seat_now = None
+        self.people: dict = {}      # seat -> its HumanAgent, which keeps the rest of a several-number answer
 
     # ---------------------------------------------------------------- loop
     def play(self) -> int:
@@ -135,6 +136,12 @@ class _Game:
     def _ask(self, who: int) -> int:
         self.account.flush()
         name = self.session.state.names[who]
+        agent = self.people.get(who)
+        if agent is None:
+            agent = self.people[who] = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ")
+        if agent.queued and agent.queued_by == who and \
+                any(o.label == agent.queued[0] for o in self.session.legal()):
+            return act(agent, self.session)      # the next of the numbers this player answered at once
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
             input(f"Pass the keyboard to {name}, then press Enter. ")
@@ -145,7 +152,6 @@ class _Game:
         for line in self.account.told_only_to(who):
             print(f"  (to you) {line}")
         self._show_view(who)
-        agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ")
         return act(agent, self.session)
 
     def _show_view(self, who: int) -> None:

@@ -131,6 +131,7 @@ class ScenarioStep:
     value: object = None
     name: str = ""
     sides: object = None
+    parts: object = None     # an `expect a and b`: () -> [(span, value, sides)] for each side of the `and`
 
 
 @attrs.define(eq=False)

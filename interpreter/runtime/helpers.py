@@ -104,6 +104,16 @@ def rt_spend(m, xs):
     return xs
 
 
+def rt_range(low, high, within=None):
+    """`low..high` with computed bounds; in a choice, `within` is the universe (lo, hi) of its option ids."""
+    if within is not None and low <= high and (low < within[0] or high > within[1]):
+        raise RuleFailure(f"the range {low}..{high} goes outside {within[0]}..{within[1]}, the numbers this "
+                          "choice can offer (from the bounds of what its range is computed from)")
+    if high - low >= 100_000:
+        raise RuleFailure(f"the range {low}..{high} is too large: ranges in rules hold at most 100000 numbers")
+    return tuple(range(low, high + 1))
+
+
 def rt_max(xs):
     if not xs:
         raise RuleFailure("max of nothing")
@@ -114,6 +124,13 @@ def rt_min(xs):
     if not xs:
         raise RuleFailure("min of nothing")
     return min(xs)
+
+
+def rt_first(xs):
+    """`first(x in xs where c)`: the first that meets it; nothing is a sentence for the rule author."""
+    for x in xs:
+        return x
+    raise RuleFailure("first(…): no element meets the condition (or the list is empty)")
 
 
 def rt_max_by(xs, key):
