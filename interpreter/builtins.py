@@ -79,6 +79,8 @@ def best(ck, e, typ):
     """Check for max/min: numbers, or `x in xs by key` (then the element)."""
     if type(e.args[0]).__name__ == "BestBy":
         return typ
+    if isinstance(typ, T.ListT) and isinstance(typ.elem, T.EnumT):
+        return typ.elem             # the greatest / least value of an enum, in the order it lists them
     ck.expect(e.args[0], typ, T.ListT(T.INT), f"'{e.func}'")
     return T.INT
 
@@ -95,6 +97,16 @@ def join_check(ck, e, typ):
         ck.error(e.args[0].span, f"'join' needs a list or a zone, not {a_type(typ)}", REGISTRY["join"].doc)
     ck.expect(e.args[1], ck.expr(e.args[1]), T.STR, "the separator")
     return T.STR
+
+
+def first_check(ck, e, typ):
+    """Check for first: `x in xs where cond` or a list or zone; the call gives one element."""
+    elem = T.element_of(typ)
+    if elem is None:
+        ck.error(e.args[0].span, f"'first' needs a list, a zone or `x in xs where condition`, not {a_type(typ)}",
+                 REGISTRY["first"].doc)
+        return T.ANY
+    return elem
 
 
 # ------------------------------------------------------------------ code
@@ -176,6 +188,8 @@ declare("sort", 1, "sort(x in xs by key): the elements, smallest key first", sor
 declare("any", 1, "any(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("any({a})"))
 declare("all", 1, "all(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("all({a})"))
 declare("count", 1, "count(conditions): how many are true", expects(T.ListT(T.BOOL), T.INT, "'count'"), count_code)
+declare("first", 1, "first(x in xs where condition): the first element that meets it; first(xs): the first element",
+        first_check, "rt_first({a})")
 declare("abs", 1, "abs(number)", expects(T.INT, T.INT, "'abs'"), "abs({a})")
 declare("reveal", 1, "reveal(x): x, shown on purpose: the rules reveal a secret here (a throw, a bid)",
         lambda ck, e, typ: typ, "rt_reveal(m, {a})")

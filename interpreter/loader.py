@@ -1,14 +1,23 @@
 """One call from a file to a runnable game: parse, check, compile (cel-go style).
 
 `load(ref)` returns a Program or raises RulesError carrying every diagnostic.
+
+A Program holds compiled Python functions, which cannot be pickled; it pickles as
+the place of its rules file and their digest instead, and unpickles by loading
+that file again (from the same folder, or the bundled games of this installation),
+refusing rules that changed since (`_reduce_program`). So games, states and
+sessions pickle, as multiprocessing and Ray need.
 """
 from __future__ import annotations
 
+import copyreg
+import weakref
 from pathlib import Path
 
 from .check.checker import check
-from .check.modules import display_path, load_declarations, resolve_game
+from .check.modules import bundled_dir, display_path, load_declarations, resolve_game
 from .compile.compiler import Compiler
+from .compile.program import Program
 from .diagnostics import Diagnostic, RulesError, Span
 
 
@@ -38,6 +47,7 @@ def load_file(path: str | Path, module: bool = False):
     if any(d.severity == "error" for d in diags):
         raise RulesError(diags, loaded.sources)
     program.entry = display_path(path)
+    program.path = str(loaded.entry)
     program.digest = loaded.digest
     program.sources = loaded.sources
     return program
@@ -64,3 +74,40 @@ def load(ref: str):
     except UnknownGame as e:
         raise RulesError([Diagnostic(Span(ref, 0, 0), f"no game or file named '{ref}'", e.hint)]) from None
     return load_file(path)
+
+
+# ------------------------------------------------------------------ pickling
+_KNOWN: "weakref.WeakValueDictionary[tuple, Program]" = weakref.WeakValueDictionary()   # (place, digest) -> Program
+
+
+def _place(program) -> tuple[str, str]:
+    """Where a program's rules are found again: ("bundled", path inside the bundled games) or ("file", path)."""
+    entry = Path(program.path)
+    try:
+        return "bundled", entry.relative_to(bundled_dir("rulecraft.games").resolve()).as_posix()
+    except ValueError:
+        return "file", str(entry)
+
+
+def _reduce_program(program):
+    place = _place(program)
+    _KNOWN[place + (program.digest,)] = program      # unpickled in this process: the same object, no reload
+    return _unpickle_program, place + (program.digest,)
+
+
+def _unpickle_program(kind: str, where: str, digest: str):
+    known = _KNOWN.get((kind, where, digest))
+    if known is not None:
+        return known
+    from .diagnostics import UserError
+    path = bundled_dir("rulecraft.games") / where if kind == "bundled" else Path(where)
+    if not path.is_file():
+        raise UserError(f"a pickled game's rules are not found here: {where}")
+    program = load_file(path)
+    if program.digest != digest:
+        raise UserError(f"the rules in {where} changed since the game was pickled (their SHA-256 differs)")
+    _KNOWN[(kind, where, digest)] = program
+    return program
+
+
+copyreg.pickle(Program, _reduce_program)

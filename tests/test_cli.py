@@ -7,6 +7,7 @@ folder (the rules' digest is taken from paths as shown from there).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import subprocess
 import sys
 
@@ -495,3 +496,26 @@ def test_an_import_names_a_rules_file(tmp_path, capsys, ref, words):
     game.write_text(f'game "I"\nplayers 1\nimport "{ref}"\nrule play:\n    pass\n')
     code, _out, err = call(capsys, "check", str(game))
     assert code == 1 and words in err and "hunter2" not in err
+
+
+def test_replay_step_lists_every_option_when_asked(capsys, tmp_path):
+    """Issue 11: the stepper cut a long list of options at 10 with no way to see the rest."""
+    (tmp_path / "wide.rules").write_text('game "Wide"\nplayers 1\nrule play:\n'
+                                         '    player(1) chooses k in 1..12 as "bid {k}":\n        pass\n')
+    assert call(capsys, "run", "wide.rules", "-q", "--log", "wide.yaml")[0] == 0
+    code, out, _ = call(capsys, "replay", "wide.yaml", "--step", "--omniscient")
+    assert code == 0 and "bid 10 and 2 more (--all-options lists them all)" in out
+    code, out, _ = call(capsys, "replay", "wide.yaml", "--all-options")
+    assert code == 0 and "bid 11, bid 12" in out and "more" not in out
+
+
+def test_play_takes_several_numbers_in_one_prompt(capsys, monkeypatch):
+    """Issue 11: re-roll several dice in one answer; the others follow by their labels, unasked."""
+    kb = Keyboard(["1 2 6"], then="1")
+    code, out, _ = play(capsys, monkeypatch, kb, str(Path(__file__).resolve().parent.parent / "examples" / "yacht-dice.rules"),
+                        "--players", "1", "--seed", "3", "--set", "rerolls=1")
+    assert code == 0 and "Final scores:" in out
+    first = out.index("Player 1: re-roll die 1")
+    assert out.index("Player 1: re-roll die 2", first) < out.index("Player 1: keep these", first)
+    # the first turn asks twice: once for the re-rolls (three taken from one answer), once for the box
+    assert out[:out.index(" writes ")].count("=== your decision") == 2

@@ -435,3 +435,22 @@ def test_a_chain_of_defs_is_judged_the_same_in_either_order(rules_file, order):
     path = rules_file('game "Chain"\nplayers 1\nvar x: Int = 0\n' + "\n".join(defs) + "\nrule play:\n    x = d0\n")
     m = machine.new_game(load_file(path), 1)
     assert m.vars[0] == 42
+
+
+def test_a_deep_but_finite_recursion_is_not_called_endless(rules_file):
+    """Issue 11: 1,000 levels of a rule that never waits ends, but deeper than rulecraft goes: say both."""
+    path = rules_file('game "Deep"\nplayers 1\nvar n: Int\nrule down(k: Int):\n    if k > 0:\n'
+                      '        n += 1\n        down(k - 1)\nrule play:\n    down(1000)\n')
+    with pytest.raises(RulesRuntimeError) as info:
+        machine.new_game(load_file(path), 1)
+    assert "too deep for rulecraft" in str(info.value) and "`while` loop" in str(info.value)
+
+
+def test_an_error_in_setup_does_not_name_play_as_its_caller(rules_file):
+    """Issue 11: `play` waits under `setup` but has not started: the chain names `setup` alone."""
+    path = rules_file('game "S"\nplayers 2\ncard Chip(n: 1..3)\nzone deck of Chip\n\nrule setup:\n'
+                      '    let c = top(deck)\n\nrule play:\n    pass\n')
+    with pytest.raises(RulesRuntimeError) as info:
+        machine.new_game(load_file(path), 2)
+    assert [name for name, _ in info.value.chain] == ["setup"]
+    assert "play" not in str(info.value)

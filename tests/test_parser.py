@@ -16,7 +16,7 @@ from rulecraft.diagnostics import RulesError, Span
 from rulecraft.syntax import ast
 from rulecraft.syntax.parser import parse_module
 
-FLAGS = {"override", "may", "bottom", "is_path"}
+FLAGS = {"override", "may", "bottom", "is_path", "const"}
 
 
 def dump(node) -> str:
@@ -41,7 +41,7 @@ def dump(node) -> str:
     parts = [type(node).__name__]
     for f in attrs.fields(type(node)):
         value = getattr(node, f.name)
-        if isinstance(value, Span):
+        if isinstance(value, Span) or f.name == "spans":
             continue
         if f.name in FLAGS:
             if value:
@@ -108,6 +108,7 @@ EXPRESSIONS = [
     ("sum(c.number for c in p.won)",
      "(Call sum [(Comprehension (Attr c number) [(CompFor c (Attr p won))])])"),
     ("max(c in trumps by strength(c))", "(Call max [(BestBy c trumps (Call strength [c]))])"),
+    ("first(c in hand where c.n > 2)", "(Call first [(FindWhere c hand (Compare > (Attr c n) 2))])"),
     ('"play {c}"', "(Template 'play ' c)"),
     ('"{a}{b}"', "(Template a b)"),
     ('"{{literal}}"', "(Template '{literal}')"),
@@ -136,6 +137,7 @@ STATEMENTS = [
     ("deal(6, deck, p.hand)", "[(ExprStmt (Call deal [6 deck (Attr p hand)]))]"),
     ("pass", "[(Pass)]"),
     ("stop", "[(Stop)]"),
+    ("break", "[(Break)]"),
     ("if a:\n    pass", "[(If [[a [(Pass)]]])]"),
     ("if a:\n    pass\nelif b:\n    stop\nelse:\n    x = 1",
      "[(If [[a [(Pass)]] [b [(Stop)]]] [(Assign x = 1)])]"),
@@ -174,7 +176,9 @@ DECLARATIONS = [
      "(OptionDecl wheel (ChoiceDomain [descending ascending]) descending the side)"),
     ("option hand_size: 1..9 = 6", "(OptionDecl hand_size (RangeDomain 1 9) 6 )"),
     ("option solo: Bool = false", "(OptionDecl solo (BoolDomain) false )"),
-    ("enum Colour: Yellow, Blue", "(EnumDecl Colour [Yellow Blue])"),
+    ("enum Colour: Yellow, Blue", "(EnumDecl Colour [Yellow Blue] [_ _] [] [_ _])"),
+    ("enum Rank(points: Int):\n    Ten(10) \"10\", Ace(11) \"A\",\n    Two(0)",
+     "(EnumDecl Rank [Ten Ace Two] [10 A _] [(Field points Int)] [[10] [11] [0]])"),
     ('card Witch(colour: Colour, number: 1..9) named "{colour} {number}"',
      "(CardDecl Witch [(Field colour Colour) (Field number (RangeType 1 9))] (Template colour ' ' number))"),
     ("card Token(value: Int)", "(CardDecl Token [(Field value Int)])"),
@@ -187,6 +191,9 @@ DECLARATIONS = [
     ("var points: Int per player = 0", "(VarDecl points Int player 0)"),
     ("var stage: Bool = false", "(VarDecl stage Bool false)"),
     ("def trump: Witch = top(trump_stack)", "(DefDecl trump [] Witch (Call top [trump_stack]))"),
+    ("const goal: Int = 3", "(DefDecl goal [] Int 3 const)"),
+    ("def f(n: Int): Int =\n    let a = n * 2\n    let b = a + 1\n    a * b",
+     "(DefDecl f [(Param n Int)] Int (LetIn a (BinOp * n 2) (LetIn b (BinOp + a 1) (BinOp * a b))))"),
     ("def s(c: Witch, k: Int): Int = k", "(DefDecl s [(Param c Witch) (Param k Int)] Int k)"),
     ("def w = (\n    1 + 2)", "(DefDecl w [] (BinOp + 1 2))"),
     ("def w: Int =\n    1 + 2", "(DefDecl w [] Int (BinOp + 1 2))"),

@@ -228,7 +228,7 @@ def test_keep_going_explores_every_configuration(capsys, tmp_path):
 def test_a_game_longer_than_its_limit_fails(capsys, tmp_path):
     (tmp_path / "endless.rules").write_text(ENDLESS)
     code, out, _ = run(capsys, "test", "endless.rules", "--explore", "5")
-    assert code == 1 and "'the game ends' breaks" in out and "it has not ended after 6 decisions" in out
+    assert code == 1 and "'the game ends' breaks" in out and "it has not ended after 6 decisions" in out and "`limit decisions N`" in out
     code, out, _ = run(capsys, "replay", "rulecraft-failures/endless.failure.yaml")
     assert code == 1 and "'the game ends' breaks after decision 6" in out
 
@@ -242,7 +242,9 @@ def test_scenario_failures_name_the_file_and_line(capsys, tmp_path):
     assert "     17 |     expect total == 4" in out
     assert re.search(r"FAIL illegal: sums.rules:19:5: 'take 4' should be legal; the options are: 'take 1'", out)
     # the invariant holds (two picks of at most 3): the one configuration passes
-    assert "ok  2 players — 5 games" in out
+    # issue 11: the count is of different games played to the end, never more than announced
+    (count,) = re.findall(r"^ok  2 players — (\d+) different games?, ", out, re.M)
+    assert 1 <= int(count) <= 5 and "exploring: up to 5 random games" in out
     assert summary(out) == (2, 2)
 
 
@@ -274,7 +276,7 @@ def test_set_and_players_narrow_the_exploration(capsys):
     code, out, _ = run(capsys, "test", "blackmore", "--explore", "1", "--shallow", "--players", "3",
                        "--set", "hand_size=2")
     assert code == 0
-    explored = re.findall(r"^ok  (\d players, .*) — 1 games$", out, re.M)
+    explored = re.findall(r"^ok  (\d players, .*) — 1 different game, \d+ decisions each$", out, re.M)
     assert explored == ["3 players, wheel=descending, hand_size=2", "3 players, wheel=ascending, hand_size=2"]
 
 
@@ -458,3 +460,21 @@ def test_what_fails_only_when_shown_is_found(tmp_path, capsys, shown):
     assert main(["test", str(path), "--explore", "2", "--out", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "top of an empty zone" in out
+
+
+def test_a_variant_failing_an_inherited_scenario_is_told_about_drop_scenario(capsys, tmp_path):
+    """Issue 11: a variant that changes a rule inherits scenarios that now fail: say where they come from."""
+    (tmp_path / "upside.rules").write_text("extends blackmore\noverride def strength(c: Witch): Int = 10 - original(c)\n")
+    code, out, _ = run(capsys, "test", "upside.rules", "--explore", "0")
+    assert code == 1
+    assert "hint: this scenario comes from games/blackmore.rules, which these rules extend" in out
+    assert "`drop scenario wheel_descending`" in out
+
+
+def test_check_says_what_a_module_is_and_checks_a_variant_as_a_game(capsys, tmp_path):
+    (tmp_path / "helper.rules").write_text("def two: Int = 2\n")
+    (tmp_path / "variant.rules").write_text("extends blackmore\noverride def strength(c: Witch): Int = 1\n")
+    code, out, _ = run(capsys, "check", "helper.rules", "variant.rules")
+    assert code == 0
+    assert "helper.rules: ok (a module: declarations for games to `import`" in out
+    assert "variant.rules: ok\n" in out

@@ -1,11 +1,14 @@
 """A person at the keyboard: lists the legal options, numbered, and reads an answer.
 
 The answer may be an option's number, its label, or the start of its label in any
-case, as long as only one option starts that way ("blue 7", "put b"). A command the
-caller knows (`on_command(text, session)`: the CLI's `save FILE`, `quit`, `help`, …)
-is tried before the label prefixes, so `q` quits rather than picking "quaff"; it
-returns True when it handled the text, and may raise to stop the game. End of input
-raises EOFError for the caller to handle.
+case, as long as only one option starts that way ("blue 7", "put b"); or several
+numbers (`2 4 7`): the first is taken now and the others, by their labels, at the
+player's next decisions while each is still offered — one prompt for "re-roll any
+of your dice" (`chooses some`). A command the caller knows (`on_command(text,
+session)`: the CLI's `save FILE`, `quit`, `help`, …) is tried before the label
+prefixes, so `q` quits rather than picking "quaff"; it returns True when it handled
+the text, and may raise to stop the game. End of input raises EOFError for the
+caller to handle.
 """
 from __future__ import annotations
 
@@ -49,6 +52,8 @@ class HumanAgent:
         self.commands = {c.casefold() for c in commands}     # words tried before label prefixes
         self.prompt = prompt
         self.show_options = show_options or self.list_options
+        self.queued: list = []        # labels still to take, and the seat that answered them
+        self.queued_by = None
 
     def list_options(self, options) -> None:
         for i, o in enumerate(options, 1):
@@ -56,6 +61,12 @@ class HumanAgent:
 
     def choose(self, session) -> int:
         options = session.legal()
+        if self.queued and self.queued_by == session.to_move:
+            label = self.queued.pop(0)
+            queued = [o for o in options if o.label == label]
+            if queued:
+                return queued[0].id          # (the game's account shows it taken)
+        self.queued = []
         self.show_options(options)
         while True:
             answer = self.read(self.prompt).strip()   # EOFError propagates
@@ -65,11 +76,17 @@ class HumanAgent:
             word = answer.split(" ", 1)[0].casefold()
             if answer and word in self.commands and self.on_command is not None and self.on_command(answer, session):
                 continue
+            several = answer.replace(",", " ").split()
+            if len(several) > 1 and all(w.isascii() and w.isdigit() and 1 <= int(w) <= len(options) for w in several):
+                self.queued = [options[int(w) - 1].label for w in several[1:]]
+                self.queued_by = session.to_move
+                return options[int(several[0]) - 1].id
             found, why = match(answer, options)
             if len(found) == 1:
                 return found[0].id
             if answer and self.on_command is not None and self.on_command(answer, session):
                 continue
             hint = f"{why}; " if why else ""
-            self.write(f"{hint}please answer with a number from 1 to {len(options)} or the start of an option"
+            self.write(f"{hint}please answer with a number from 1 to {len(options)} (several, to take them in "
+                       "turn) or the start of an option"
                        + (" (or 'help')" if self.on_command is not None else ""))

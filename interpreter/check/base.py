@@ -40,6 +40,10 @@ class CheckerBase:
         self.in_rule = False
         self.option_types: dict = {}
         self.best_allowed: set = set()
+        self.find_allowed: set = set()     # `x in xs where c` nodes inside first(...)
+        self.range_universe: dict = {}     # id(RangeExpr) of a choice's domain -> (lo, hi) of its options
+        self.narrowed: set = set()         # keys (check/expressions.narrow_key) known not to be none here
+        self.narrow_saved: list = []       # the sets of the blocks around, restored when each ends
         self.depth = 0
         self.too_deep = False
         self.module = False

@@ -1,6 +1,7 @@
 """Pass 1 of checking: every top-level name into one global table (enum types first)."""
 from __future__ import annotations
 
+from ..builtins import a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
@@ -40,7 +41,8 @@ class Declarations(CheckerBase):
         # enums first: everything else may mention them
         for d in self.decls:
             if isinstance(d, ast.EnumDecl):
-                self.declare_enum(d, d.name, d.values)
+                self.declare_enum(d, d.name, d.values, shown=tuple(s or v for s, v in zip(d.shown, d.values))
+                                  if any(d.shown) else ())
             elif isinstance(d, ast.OptionDecl) and isinstance(d.domain, ast.ChoiceDomain):
                 self.declare_enum(d, d.name, d.domain.values, is_option=True)
         for d in self.decls:
@@ -56,6 +58,9 @@ class Declarations(CheckerBase):
                     sym = CardSym(d, typ, fields)
                     self.globals[d.name] = sym
                     self.cards.append(sym)
+        for sym in self.enums:
+            if isinstance(sym.decl, ast.EnumDecl):
+                self.declare_enum_data(sym)
         for d in self.decls:
             if isinstance(d, ast.OptionDecl):
                 self.declare_option(d)
@@ -184,11 +189,11 @@ class Declarations(CheckerBase):
             return False
         return True
 
-    def declare_enum(self, decl, name, values, is_option=False):
+    def declare_enum(self, decl, name, values, is_option=False, shown=()):
         if len(set(values)) != len(values):
             dup = next(v for v in values if values.count(v) > 1)
             self.error(decl.span, f"'{dup}' appears twice in '{name}'")
-        typ = T.EnumT(name, tuple(values))
+        typ = T.EnumT(name, tuple(values), shown)
         if not is_option:
             if not self.claim(name, decl):
                 return
@@ -230,9 +235,65 @@ class Declarations(CheckerBase):
             out.append((p.name, self.resolve_type(p.type)))
         return tuple(out)
 
+    def declare_enum_data(self, sym):
+        """`enum Rank(points: Int): Ten(10), Ace(11)`: each value's data, constants checked here."""
+        d = sym.decl
+        for f in d.fields:
+            typ = self.resolve_type(f.type)
+            if not (typ in (T.INT, T.STR, T.BOOL, T.ANY) or isinstance(typ, T.EnumT)):
+                self.error(f.type.span, f"an enum value carries numbers, text, true/false or enum values, not {typ}")
+                typ = T.ANY
+            if f.name in sym.fields or f.name == "position":
+                self.error(f.span, f"'{f.name}' is defined twice" if f.name in sym.fields
+                           else "'position' is a built-in of every enum value", "rename it")
+            sym.fields[f.name] = (typ, [])
+        for value, args, span in zip(d.values, d.data, d.spans or (d.span,) * len(d.values)):
+            args = args or ()
+            if len(args) != len(d.fields):
+                want = ", ".join(f.name for f in d.fields)
+                self.error(span, f"'{value}' gives {len(args)} value(s), but {d.name} carries {len(d.fields)}"
+                           + (f": {want}" if want else ""),
+                           f"for example {value}({', '.join('…' for _ in d.fields)})" if d.fields
+                           else "declare them: `enum NAME(field: Type, …): …`")
+            for f, arg in zip(d.fields, args):
+                typ, values = sym.fields[f.name]
+                values.append(self.enum_constant(arg, typ, f.name))
+        for name, (typ, values) in list(sym.fields.items()):
+            values += [None] * (len(d.values) - len(values))
+            sym.fields[name] = (typ, tuple(values))
+
+    def enum_constant(self, node, typ, field):
+        """A constant written after an enum value: a number, text without {…}, true/false, an enum value."""
+        if isinstance(node, ast.IntLit) and typ is T.INT:
+            return node.value
+        if isinstance(node, ast.Neg) and isinstance(node.operand, ast.IntLit) and typ is T.INT:
+            return -node.operand.value
+        if isinstance(node, ast.BoolLit) and typ is T.BOOL:
+            return node.value
+        if isinstance(node, ast.Template) and typ is T.STR and all(isinstance(p, str) for p in node.parts):
+            return "".join(node.parts)
+        if isinstance(typ, T.EnumT):
+            if isinstance(node, ast.Name) and node.id in typ.values:
+                return typ.values.index(node.id)
+            if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) and node.obj.id == typ.name \
+                    and node.name in typ.values:
+                return typ.values.index(node.name)
+        if typ is not T.ANY:
+            self.error(node.span, f"'{field}' is {_a(typ)}: write a constant {typ} here",
+                       "an enum value's data is written out: a number, text in quotes without {…}, true/false, "
+                       "or a value of the enum")
+        return None
+
     def resolve_type(self, t):
         if t is None:
             return T.ANY
+        if isinstance(t, ast.OptionalType):
+            inner = self.resolve_type(t.inner)
+            if T.is_card(inner) and inner is not T.ANY or isinstance(inner, (T.ZoneT, T.ListT)):
+                self.error(t.span, f"{inner} cannot be optional",
+                           "a card that may be missing is a zone that may be empty; a list may be empty")
+                return T.ANY
+            return T.optional(inner)
         if isinstance(t, ast.RangeType):
             if t.lo > t.hi:
                 self.error(t.span, f"the range {t.lo}..{t.hi} is empty", "write the smaller number first")

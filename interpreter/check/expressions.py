@@ -16,7 +16,10 @@ from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValue
 class Expressions(CheckerBase):
     def expect(self, node, got, want, what):
         if not T.assignable(got, want):
-            self.error(node.span, f"{what} should be {_a(want)}, but this is {_a(got)}")
+            hint = None
+            if isinstance(got, T.OptionalT) and T.assignable(got.inner, want):
+                hint = f"it may be none: use it inside `if {_text_of(node)} != none:`"
+            self.error(node.span, f"{what} should be {_a(want)}, but this is {_a(got)}", hint)
             return
         # a card of any type used as a card of one type: checked when the rules run
         if got is T.ANYCARD and isinstance(want, T.CardT):
@@ -38,10 +41,62 @@ class Expressions(CheckerBase):
                 self.types[id(e)] = T.ANY
                 return T.ANY
             typ = getattr(self, "expr_" + type(e).__name__)(e)
+            if isinstance(typ, T.OptionalT) and self.narrowed:
+                key = narrow_key(e)
+                if key is not None and key in self.narrowed:
+                    typ = typ.inner          # checked not to be none where this stands
         finally:
             self.depth -= 1
         self.types[id(e)] = typ
         return typ
+
+    def expr_CardLookup(self, e):
+        sym = self.globals.get(e.card_type)
+        if not isinstance(sym, CardSym):
+            self.error(e.span, f"'{e.card_type}' is not a card type", "`named` looks up a card: `Witch named \"Blue 7\"`")
+            return T.ANY
+        self.refs[id(e)] = ("card named", sym.decl.name, e.wanted)
+        return sym.type
+
+    def expr_NoneLit(self, e):
+        return T.NONE
+
+    # ---- optional values: `x != none` lets `x` be used as a value where it holds
+    def narrowings(self, cond, holds: bool) -> list:
+        """The keys of the expressions known not to be none when `cond` is `holds`."""
+        if isinstance(cond, ast.Compare) and cond.op in ("==", "!="):
+            for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+                if isinstance(b, ast.NoneLit) and narrow_key(a) is not None:
+                    return [narrow_key(a)] if (cond.op == "!=") == holds else []
+        if isinstance(cond, ast.BoolOp) and (cond.op == "and") == holds:
+            return self.narrowings(cond.left, holds) + self.narrowings(cond.right, holds)
+        if isinstance(cond, ast.Not):
+            return self.narrowings(cond.operand, not holds)
+        return []
+
+    def with_narrowed(self, keys, check, *args):
+        """Run `check(*args)` with `keys` known not to be none (until a statement in it may change them)."""
+        if not keys:
+            return check(*args)
+        self.narrow_saved.append(self.narrowed)
+        self.narrowed = set(self.narrowed) | set(keys)
+        try:
+            return check(*args)
+        finally:
+            self.narrowed = self.narrow_saved.pop()
+
+    def unnarrow(self, keys=None, variables=False):
+        """From here on, these keys (or, with `variables`, every key but a plain local) may be none again:
+        in the blocks around too, which go on after this one."""
+        if not self.narrowed and not self.narrow_saved:
+            return
+        def dead(k):
+            if variables and not (len(k) == 1 and self.scope is not None and self.scope.lookup(k[0]) is not None):
+                return True
+            return any(_changes(a, k) for a in keys or ())
+        for s in [self.narrowed] + self.narrow_saved:
+            for k in [k for k in s if dead(k)]:
+                s.discard(k)
 
     def expr_IntLit(self, e):
         return T.INT
@@ -56,6 +111,41 @@ class Expressions(CheckerBase):
                 if typ is T.VOID:
                     self.error(part.span, "this has no value to show")
         return T.STR
+
+    def expr_RangeExpr(self, e):
+        self.expect(e.low, self.expr(e.low), T.INT, "the start of a range")
+        self.expect(e.high, self.expr(e.high), T.INT, "the end of a range")
+        return T.ListT(T.INT)
+
+    def bounds(self, e):
+        """(least, greatest) an Int expression can be, from the declared bounds of what it is computed
+        from — numbers, range options, variables of a range type, player_count — or None."""
+        if isinstance(e, ast.IntLit):
+            return (e.value, e.value)
+        if isinstance(e, ast.Neg):
+            b = self.bounds(e.operand)
+            return (-b[1], -b[0]) if b else None
+        if isinstance(e, ast.BinOp) and e.op in ("+", "-", "*"):
+            a, b = self.bounds(e.left), self.bounds(e.right)
+            if a is None or b is None:
+                return None
+            if e.op == "+":
+                return (a[0] + b[0], a[1] + b[1])
+            if e.op == "-":
+                return (a[0] - b[1], a[1] - b[0])
+            products = [x * y for x in a for y in b]
+            return (min(products), max(products))
+        if isinstance(e, ast.Cond):
+            a, b = self.bounds(e.then), self.bounds(e.other)
+            return (min(a[0], b[0]), max(a[1], b[1])) if a and b else None
+        sym = self.refs.get(id(e))
+        if isinstance(sym, OptionSym) and sym.kind == "range":
+            return tuple(sym.values)
+        if isinstance(sym, VarSym) and isinstance(sym.decl.type, ast.RangeType):
+            return (sym.decl.type.lo, sym.decl.type.hi)
+        if isinstance(sym, BuiltinValue) and e.id == "player_count":
+            return (self.min_players, self.max_players)
+        return None
 
     def expr_RangeLit(self, e):
         if e.lo > e.hi:
@@ -143,6 +233,12 @@ class Expressions(CheckerBase):
             return T.ANY
         otyp = self.expr(e.obj)
         if otyp is T.ANY:
+            return T.ANY
+        if isinstance(otyp, T.EnumT):
+            return self.enum_attr(e, otyp)
+        if isinstance(otyp, T.OptionalT):
+            self.error(e.obj.span, f"this is {_a(otyp)}: it may be none",
+                       f"use `.{e.name}` inside `if {_text_of(e.obj)} != none:`")
             return T.ANY
         if isinstance(otyp, (T.CardT,)) or otyp is T.ANYCARD:
             if e.name == "owner":
@@ -240,6 +336,8 @@ class Expressions(CheckerBase):
         best = isinstance(arg, ast.BestBy)
         if best and e.func in ("max", "min", "sort"):
             self.best_allowed.add(id(arg))
+        if isinstance(arg, ast.FindWhere) and e.func == "first":
+            self.find_allowed.add(id(arg))
         typ = self.expr(arg)
         self.refs[id(e)] = ("builtin", e.func)
         if best and e.func not in ("max", "min", "sort"):
@@ -294,10 +392,23 @@ class Expressions(CheckerBase):
             return self.types[id(e.items[0])]
         return T.ListT(elem)
 
+    def expr_LetIn(self, e: ast.LetIn):
+        typ = self.expr(e.value)
+        if typ is T.VOID:
+            self.error(e.value.span, "this gives no value to keep")
+            typ = T.ANY
+        if self.scope.lookup(e.name) is not None:
+            self.error(e.span, f"'{e.name}' is already a local name here", "choose another name")
+        self.scope.push()
+        self.slots[id(e)] = self.scope.declare(e.name, typ, e.span).slot
+        body = self.expr(e.body)
+        self.scope.pop()
+        return body
+
     def expr_Cond(self, e: ast.Cond):
         self.expect(e.test, self.expr(e.test), T.BOOL, "a condition")
-        a = self.expr(e.then)
-        b = self.expr(e.other)
+        a = self.with_narrowed(self.narrowings(e.test, True), self.expr, e.then)
+        b = self.with_narrowed(self.narrowings(e.test, False), self.expr, e.other)
         j = T.join(a, b)
         if j is None:
             self.error(e.span, f"both branches must have one type, not {a} and {b}")
@@ -317,6 +428,28 @@ class Expressions(CheckerBase):
         self.expect(e.right, b, T.INT, f"'{e.op}'")
         return T.INT
 
+    def enum_attr(self, e, otyp):
+        """`r.points`: data an enum value carries; `r.position`: its place in the enum, from 0."""
+        if e.name == "position":
+            self.refs[id(e)] = ("enum position",)
+            return T.INT
+        sym = next((s for s in self.enums if s.type is otyp or s.type == otyp), None)
+        fields = sym.fields if sym is not None else {}
+        if e.name in fields:
+            typ, values = fields[e.name]
+            self.refs[id(e)] = ("enum data", values)
+            return typ
+        self.error(e.name_span, f"a {otyp.name} value has no '{e.name}'",
+                   did_you_mean(e.name, list(fields) + ["position"])
+                   or (f"it carries {', '.join(fields)} and its position" if fields else
+                       "an enum value has its `position`; give the enum data with `enum NAME(field: Type): …`"))
+        return T.ANY
+
+    @staticmethod
+    def ordered(a, b) -> bool:
+        """`<` and friends: numbers, or two values of one enum (in the order it lists them)."""
+        return isinstance(a, T.EnumT) and (b == a or b is T.ANY) or isinstance(b, T.EnumT) and a is T.ANY
+
     def expr_Compare(self, e: ast.Compare):
         a = self.expr(e.left)
         b = self.expr(e.right)
@@ -326,6 +459,8 @@ class Expressions(CheckerBase):
                 self.error(e.right.span, f"'{e.op}' needs a list or a zone on its right, not {_a(b)}")
             elif T.join(a, elem) is None:
                 self.error(e.span, f"{_a(a)} is never in {_a(b)}")
+            return T.BOOL
+        if e.op in ("<", ">", "<=", ">=") and self.ordered(a, b):
             return T.BOOL
         if e.op in ("<", ">", "<=", ">="):
             self.expect(e.left, a, T.INT, f"'{e.op}'")
@@ -337,7 +472,9 @@ class Expressions(CheckerBase):
 
     def expr_BoolOp(self, e: ast.BoolOp):
         self.expect(e.left, self.expr(e.left), T.BOOL, f"'{e.op}'")
-        self.expect(e.right, self.expr(e.right), T.BOOL, f"'{e.op}'")
+        # `x != none and x.seat == 1`: the right side runs only when the left holds (fails, for `or`)
+        right = self.with_narrowed(self.narrowings(e.left, e.op == "and"), self.expr, e.right)
+        self.expect(e.right, right, T.BOOL, f"'{e.op}'")
         return T.BOOL
 
     def expr_Not(self, e: ast.Not):
@@ -360,6 +497,18 @@ class Expressions(CheckerBase):
         self.scope.pop()
         return T.ListT(elem)
 
+    def expr_FindWhere(self, e: ast.FindWhere):
+        if id(e) not in self.find_allowed:
+            self.error(e.span, "`x in xs where condition` only works inside first(...)",
+                       "for a list of them: [x for x in xs if condition]")
+        typ = self.expr(e.iterable)
+        elem = self.iter_elem(e.iterable, typ)
+        self.scope.push()
+        self.slots[id(e)] = self.scope.declare(e.var, elem, e.span).slot
+        self.expect(e.cond, self.expr(e.cond), T.BOOL, "the condition after `where`")
+        self.scope.pop()
+        return T.ListT(elem)
+
     def expr_BestBy(self, e: ast.BestBy):
         if id(e) not in self.best_allowed:
             self.error(e.span, "`x in xs by key` only works inside max(...), min(...) or sort(...)")
@@ -367,7 +516,44 @@ class Expressions(CheckerBase):
         elem = self.iter_elem(e.iterable, typ)
         self.scope.push()
         self.slots[id(e)] = self.scope.declare(e.var, elem, e.span).slot
-        self.expect(e.key, self.expr(e.key), T.INT, "the key after `by`")
+        key = self.expr(e.key)
+        if not isinstance(key, T.EnumT):       # a number, or a value of an ordered enum
+            self.expect(e.key, key, T.INT, "the key after `by`")
         self.scope.pop()
         return elem
 
+
+
+def narrow_key(e):
+    """What a `!= none` test can vouch for: a name, or attributes of a name (`p.champion`)."""
+    if isinstance(e, ast.Name):
+        return (e.id,)
+    if isinstance(e, ast.Attr):
+        base = narrow_key(e.obj)
+        return base + (e.name,) if base is not None else None
+    if isinstance(e, ast.Index) and isinstance(e.index, (ast.Name, ast.IntLit)):     # `p.written[b]`
+        base = narrow_key(e.obj)
+        index = e.index.id if isinstance(e.index, ast.Name) else str(e.index.value)
+        return base + (f"[{index}]",) if base is not None else None
+    return None
+
+
+def _changes(assigned, k) -> bool:
+    """Does assigning `assigned` (a key) possibly change what key `k` reads? The same place, a part of
+    it, the same attribute or table under another name (`q.best` may be `p.best`), or a local used
+    as its index."""
+    if assigned[0] == "[]":            # a local used as an index was assigned
+        return f"[{assigned[1]}]" in k
+
+    def field(key):
+        return [x for x in key if not x.startswith("[")][-1]
+    if assigned == k[:len(assigned)] or k == assigned[:len(k)]:
+        return True
+    if len(assigned) > 1 and len(k) > 1 and field(assigned) == field(k):
+        return True
+    return len(assigned) == 1 and f"[{assigned[0]}]" in k
+
+
+def _text_of(e) -> str:
+    key = narrow_key(e)
+    return ".".join(key) if key is not None else "it"

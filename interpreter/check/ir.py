@@ -185,6 +185,76 @@ class ListLit:
 
 
 @_node
+class Pairs:
+    """The options of a pair choice: every (a, b) of `first` × `second`, as tuples."""
+    type: object
+    span: object
+    first: object
+    second: object
+    kind: str = "pairs"
+
+
+@_node
+class PairPart:
+    """The first (0) or second (1) part of a pair choice's option."""
+    type: object
+    span: object
+    pair: object
+    which: int
+
+
+@_node
+class ComputedRange:
+    """`0..hand_size`: bounds computed when the rules run. As a choice's domain, `lo..hi` is its
+    universe (derived from the declared bounds of what the bounds are computed from), checked at run time."""
+    type: object
+    span: object
+    low: object
+    high: object
+    lo: int = 0
+    hi: int = -1
+    kind: str = "range"     # (read by the layout like a Fixed range's)
+    bounded: bool = False   # lo..hi is known (the range is a choice's domain)
+
+
+@_node
+class NoneValue:
+    """`none`, the value of an optional type that holds nothing."""
+    type: object
+    span: object
+
+
+@_node
+class EnumData:
+    """`r.points`: data an enum value carries (`values`, by the value's index); `r.position` when
+    `values` is None (an enum value is its index)."""
+    type: object
+    span: object
+    values: object
+    obj: object
+
+
+@_node
+class FindWhere:
+    """`x in xs where cond` inside `first(...)`: the elements of `xs` for which `cond` holds, lazily."""
+    type: object
+    span: object
+    slot: int
+    iterable: object
+    cond: object
+
+
+@_node
+class LetIn:
+    """`let` in a def: `value` computed once into a local slot, then `body`."""
+    type: object
+    span: object
+    slot: int
+    value: object
+    body: object
+
+
+@_node
 class Cond:
     type: object
     span: object
@@ -334,6 +404,12 @@ class Stop:
 
 
 @_node
+class Break:
+    """Leave the innermost loop."""
+    span: object
+
+
+@_node
 class If:
     span: object
     branches: tuple         # ((cond, body), ...)
@@ -437,6 +513,7 @@ class Def:
     type: object
     body: object
     binds_locals: bool      # does the body bind locals (comprehensions, `by`)? then it cannot be inlined
+    const: bool = False     # computed once, when the rules load (compile: ExprGen.const_value)
 
 
 @_node

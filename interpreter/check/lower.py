@@ -74,8 +74,8 @@ class Lowerer:
     def define(self, sym: DefSym) -> ir.Def:
         d = sym.decl
         body = self.expr(d.body)
-        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy)) for n in ir.walk(body))
-        return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds)
+        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy, ir.LetIn, ir.FindWhere)) for n in ir.walk(body))
+        return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds, d.const)
 
     def rule(self, key, label, sym, where) -> ir.Rule:
         d = sym.decl
@@ -91,13 +91,17 @@ class Lowerer:
             key = f"arrange {sc.name}"
             rules[key] = ir.Rule(key, key, step.span, 0, self.slots.get(id(step), 0), None, self.block(step.value))
             return ir.Step(kind, step.span, key)
-        if kind in ("expect", "take", "legal", "illegal", "next random", "next shuffle"):
+        if kind in ("expect", "take", "legal", "illegal", "deciding", "next random", "next shuffle"):
             return ir.Step(kind, step.span, self.expr(step.value))
         return ir.Step(kind, step.span, step.value, step.name)
 
     # ------------------------------------------------------------ statements
     def block(self, stmts) -> tuple:
-        return tuple(self.stmt(s) for s in stmts)
+        out = []
+        for s in stmts:
+            lowered = self.stmt(s)
+            out.extend(lowered if isinstance(lowered, tuple) else (lowered,))   # (a statement lowered to several)
+        return tuple(out)
 
     def stmt(self, s):
         return getattr(self, "st_" + type(s).__name__)(s)
@@ -137,6 +141,9 @@ class Lowerer:
     def st_Stop(self, s):
         return ir.Stop(s.span)
 
+    def st_Break(self, s):
+        return ir.Break(s.span)
+
     def st_If(self, s):
         return ir.If(s.span, tuple((self.expr(c), self.block(b)) for c, b in s.branches),
                      self.block(s.otherwise) if s.otherwise is not None else None)
@@ -145,13 +152,91 @@ class Lowerer:
         return ir.For(s.span, self.slots[id(s)], self.slots[(id(s), "list")], self.slots[(id(s), "index")],
                       self.expr(s.iterable), self.block(s.body))
 
+    def pair_choice(self, s):
+        """`p chooses a in A, b in B where c as "…": body`: one choice over the pairs (a, b); its frame slot
+        holds the pair, `a` and `b` in `where` and the labels are its parts, and the body starts by naming them."""
+        e1, e2 = self.elem_of(s.domain), self.elem_of(s.domain2)
+        ptype = T.PairT(e1, e2)
+        pair = ir.Local(ptype, s.span, self.slots[(id(s), "pair")])
+        first, second = self.slots[id(s)], self.slots[(id(s), "second")]
+        parts = {first: ir.PairPart(e1, s.span, pair, 0), second: ir.PairPart(e2, s.span, pair, 1)}
+        saved, self.pair_parts = getattr(self, "pair_parts", {}), parts
+        try:
+            where = self.expr(s.where) if s.where is not None else None
+            label = self.expr(s.label) if s.label is not None else None
+        finally:
+            self.pair_parts = saved
+        domain = ir.Pairs(T.ListT(ptype), s.domain.span, self.expr(s.domain), self.expr(s.domain2))
+        body = (ir.Let(s.span, first, parts[first]), ir.Let(s.span, second, parts[second])) + self.block(s.body)
+        return ir.Choose(s.span, self.expr(s.chooser), s.may, pair.slot, domain, ptype, where, label,
+                         self.expr(s.pass_label) if s.pass_label is not None else None,
+                         body, self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret))
+
+    def st_ChooseSome(self, s):
+        """`p chooses some x in xs where c up to N as "…" or "done": body`, as the loop it means:
+
+            chosen = []; most = N; going = true
+            while going and size(chosen) < most:
+                before = size(chosen)
+                if size(chosen) < N (with `exactly`):  p chooses x in xs where x not in chosen and c: add x to chosen
+                else:  p may choose x in xs where x not in chosen and c or "done": add x to chosen  else: going = false
+                if size(chosen) == before: going = false        (nothing was left to choose)
+            body, with x the list chosen
+        Each decision is an ordinary one (its ids, labels, agents); the two choices have their own blocks."""
+        sp = s.span
+        dtyp = self.types[id(s.domain)]
+        if isinstance(self.refs.get(id(s.domain)), (EnumSym, CardSym)) and isinstance(s.domain, ast.Name):
+            elem = dtyp.elem
+        else:
+            elem = T.element_of(dtyp)
+        lst = self.slots[(id(s), "list")]
+        most, going, before = (self.slots[(id(s), k)] for k in ("most", "going", "before"))
+        one = self.slots[id(s)]
+        L = lambda slot, typ: ir.Local(typ, sp, slot)
+        chosen = L(lst, T.ListT(elem))
+        size = ir.BuiltinCall(T.INT, sp, "size", (chosen,))
+        fresh = ir.Compare(T.BOOL, sp, "not in", L(one, elem), chosen)
+        where = fresh if s.where is None else ir.BoolOp(T.BOOL, sp, "and", fresh, self.expr(s.where))
+        label = self.expr(s.label) if s.label is not None else None
+        done = self.expr(s.done_label) if s.done_label is not None else ir.Text(T.STR, sp, ("done",))
+        add = (ir.AddTo(sp, chosen, L(one, elem)),)
+        domain = self.expr(s.domain)
+        chooser = self.expr(s.chooser)
+
+        def choose(may):
+            return ir.Choose(sp, chooser, may, one, domain, elem, where, label, done if may else None, add,
+                             (ir.Assign(sp, L(going, T.BOOL), "=", ir.Const(T.BOOL, sp, False)),) if may else None,
+                             bool(s.secret))
+        limit = self.expr(s.most) if s.most is not None else ir.Const(T.INT, sp, 1_000_000)
+        asking = choose(True)
+        if s.exact:
+            asking = ir.If(sp, ((ir.Compare(T.BOOL, sp, "<", size, L(most, T.INT)), (choose(False),)),), (asking,))
+        loop = ir.While(sp, ir.BoolOp(T.BOOL, sp, "and", L(going, T.BOOL), ir.Compare(T.BOOL, sp, "<", size, L(most, T.INT))), (
+            ir.Let(sp, before, size),
+            asking,
+            ir.If(sp, ((ir.Compare(T.BOOL, sp, "==", size, L(before, T.INT)),
+                        (ir.Assign(sp, L(going, T.BOOL), "=", ir.Const(T.BOOL, sp, False)),)),), None),
+        ))
+        return (ir.Let(sp, lst, ir.ListLit(T.ListT(elem), sp, ())),
+                ir.Let(sp, most, limit),
+                ir.Let(sp, going, ir.Const(T.BOOL, sp, True)),
+                loop) + self.block(s.body)
+
     def st_While(self, s):
         return ir.While(s.span, self.expr(s.cond), self.block(s.body))
 
     def st_Repeat(self, s):
         return ir.Repeat(s.span, self.slots[(id(s), "count")], self.expr(s.count), self.block(s.body))
 
+    def elem_of(self, domain):
+        dtyp = self.types[id(domain)]
+        if isinstance(self.refs.get(id(domain)), (EnumSym, CardSym)) and isinstance(domain, ast.Name):
+            return dtyp.elem
+        return T.element_of(dtyp)
+
     def st_Choose(self, s):
+        if s.var2 is not None:
+            return self.pair_choice(s)
         domain = self.expr(s.domain)
         dtyp = self.types[id(s.domain)]
         if isinstance(self.refs.get(id(s.domain)), (EnumSym, CardSym)) and isinstance(s.domain, ast.Name):
@@ -181,8 +266,21 @@ class Lowerer:
     def ex_IntLit(self, e):
         return ir.Const(T.INT, e.span, int(e.value))
 
+    def ex_CardLookup(self, e):
+        ref = self.refs[id(e)]
+        return ir.CardNamed(self.typ(e), e.span, ref[1], ref[2])
+
+    def ex_NoneLit(self, e):
+        return ir.NoneValue(T.NONE, e.span)
+
     def ex_BoolLit(self, e):
         return ir.Const(T.BOOL, e.span, bool(e.value))
+
+    def ex_RangeExpr(self, e):
+        universe = self.c.range_universe.get(id(e))
+        lo, hi = universe if universe is not None else (0, -1)
+        return ir.ComputedRange(T.ListT(T.INT), e.span, self.expr(e.low), self.expr(e.high), lo, hi, "range",
+                                universe is not None)
 
     def ex_RangeLit(self, e):
         return ir.Fixed(T.ListT(T.INT), e.span, "range", "", e.lo, e.hi)
@@ -194,6 +292,9 @@ class Lowerer:
         sym = self.refs[id(e)]
         typ = self.typ(e)
         if isinstance(sym, LocalSym):
+            part = getattr(self, "pair_parts", {}).get(sym.slot)
+            if part is not None:
+                return part               # in a pair choice's `where` and labels: a part of the option
             return ir.Local(typ, e.span, sym.slot)
         if isinstance(sym, (OptionSym, VarSym)):
             return ir.Var(typ, e.span, sym.slot)
@@ -225,6 +326,8 @@ class Lowerer:
             return ir.Property(typ, e.span, ref, obj)
         if isinstance(ref, tuple) and ref[0] == "field":
             return ir.CardField(typ, e.span, ref[1], ref[2], obj)
+        if isinstance(ref, tuple) and ref[0] in ("enum data", "enum position"):
+            return ir.EnumData(typ, e.span, ref[1] if ref[0] == "enum data" else None, obj)
         if isinstance(ref, ZoneSym):
             return ir.Zone(typ, e.span, ref.decl.name, obj)
         if isinstance(ref, VarSym):
@@ -261,6 +364,9 @@ class Lowerer:
     def ex_ListLit(self, e):
         return ir.ListLit(self.typ(e), e.span, tuple(self.expr(i) for i in e.items))
 
+    def ex_LetIn(self, e):
+        return ir.LetIn(self.typ(e), e.span, self.slots[id(e)], self.expr(e.value), self.expr(e.body))
+
     def ex_Cond(self, e):
         return ir.Cond(self.typ(e), e.span, self.expr(e.test), self.expr(e.then), self.expr(e.other))
 
@@ -283,6 +389,9 @@ class Lowerer:
         fors = tuple(ir.CompFor(self.slots[id(f)], self.expr(f.iterable),
                                 self.expr(f.cond) if f.cond is not None else None, f.span) for f in e.fors)
         return ir.Comprehension(self.typ(e), e.span, self.expr(e.element), fors)
+
+    def ex_FindWhere(self, e):
+        return ir.FindWhere(self.typ(e), e.span, self.slots[id(e)], self.expr(e.iterable), self.expr(e.cond))
 
     def ex_BestBy(self, e):
         return ir.BestBy(self.typ(e), e.span, self.slots[id(e)], self.expr(e.iterable), self.expr(e.key))

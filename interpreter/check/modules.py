@@ -245,7 +245,7 @@ class _Loader:
                 if key in index:
                     old = result[index[key]]
                     self.diags.append(Diagnostic(d.span, f"'{name}' is already defined",
-                                                 f"write `override {_describe(d)} {name}` to replace it"
+                                                 f"write `{_override_form(d)}` to replace it"
                                                  if type(old) is type(d) else "choose another name",
                                                  related=((old.span, "it is defined here"),)))
                     continue
@@ -258,10 +258,19 @@ _KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams
 
 
 def _describe(d) -> str:
+    if isinstance(d, ast.DefDecl) and d.const:
+        return "const"
     return {ast.OptionDecl: "option", ast.EnumDecl: "enum", ast.CardDecl: "card", ast.CardsDecl: "cards",
             ast.ZoneDecl: "zone", ast.VarDecl: "var", ast.DefDecl: "def", ast.RuleDecl: "rule",
             ast.ScoreDecl: "score", ast.InvariantDecl: "invariant", ast.EventDecl: "event",
             ast.ScenarioDecl: "scenario", ast.AnytimeDecl: "anytime", ast.SheetDecl: "sheet"}.get(type(d), "declaration")
+
+
+def _override_form(d) -> str:
+    """How the author writes the override of `d`: `override sheet p:` has no name after `sheet`."""
+    if isinstance(d, ast.SheetDecl):
+        return "override sheet:" if d.player is None else f"override sheet {d.player}:"
+    return f"override {_describe(d)} {d.name}"
 
 
 def _key(d):
@@ -297,12 +306,14 @@ def load_declarations(entry: Path) -> Loaded:
 
 
 def is_module(path: Path) -> bool:
-    """A file that is not a game by itself: no `game`, no `players`, no `rule play` (e.g. stdlib/cards)."""
+    """A file that is not a game by itself: no `game`, no `players`, no `rule play` (e.g. stdlib/cards).
+
+    A file that `extends` a game is a variant of it, a game, even with no line of its own."""
     try:
         module = parse_module(path.read_text(encoding="utf-8"), display_path(path))
     except (OSError, UnicodeDecodeError, RulesError):
         return False
-    return not any(isinstance(d, (ast.GameDecl, ast.PlayersDecl)) or (isinstance(d, ast.RuleDecl) and d.name == "play")
+    return not any(isinstance(d, (ast.GameDecl, ast.PlayersDecl, ast.ExtendsDecl)) or (isinstance(d, ast.RuleDecl) and d.name == "play")
                    for d in module.decls)
 
 

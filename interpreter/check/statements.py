@@ -6,6 +6,7 @@ from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
+from .expressions import narrow_key
 from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
 
 
@@ -79,7 +80,8 @@ class Statements(CheckerBase):
         d = sym.decl
         # a def is checked where it is first used; its own nesting starts again from zero there, so
         # a chain of defs is judged the same whichever is declared first
-        saved = (self.scope, self.current_decl, self.in_rule, self.depth)
+        saved = (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved)
+        self.narrowed, self.narrow_saved = set(), []      # what the caller knows is not the def's to rely on
         sym.checking = True
         self.scope = Scope(d)
         self.current_decl = d
@@ -94,7 +96,7 @@ class Statements(CheckerBase):
             sym.ret = typ
         sym.frame_size = max(1, self.scope.count)
         sym.checking = False
-        self.scope, self.current_decl, self.in_rule, self.depth = saved
+        self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved = saved
         return sym.ret
 
     def check_rule(self, sym: RuleSym):
@@ -103,7 +105,14 @@ class Statements(CheckerBase):
         self.current_decl = d
         self.in_rule = True
         if isinstance(d, (ast.WhenDecl, ast.AnytimeDecl)):
-            for (name, typ) in sym.params:
+            written = d.types if isinstance(d, ast.WhenDecl) else (d.player_type,)
+            for (name, typ), t in zip(sym.params, tuple(written) + (None,) * len(sym.params)):
+                if t is not None and typ is not T.ANY:
+                    declared = self.resolve_type(t)
+                    if declared != typ and declared is not T.ANY:
+                        whose = f"event '{d.event}'" if isinstance(d, ast.WhenDecl) else "an `anytime` option"
+                        self.error(t.span, f"'{name}' is {_a(typ)} in {whose}, not {_a(declared)}",
+                                   f"write `{name}: {typ}`, or leave the type out")
                 self.scope.declare(name, typ, d.span)
             if d.where is not None:
                 self.expect(d.where, self.expr(d.where), T.BOOL, "a `where` condition")
@@ -146,6 +155,11 @@ class Statements(CheckerBase):
             elif step.kind == "expect":
                 self.expect(step.value, self.expr(step.value), T.BOOL, "an expectation")
                 self.slots[id(step)] = self.scope.count
+            elif step.kind == "deciding":
+                typ = self.expr(step.value)
+                if not T.assignable(typ, T.PLAYER):
+                    self.error(step.value.span, f"who is deciding should be a Player, but this is {_a(typ)}",
+                               "the player in seat k is `player(k)`")
             elif step.kind == "next shuffle":
                 typ = self.expr(step.value)
                 if T.element_of(typ) is None or isinstance(typ, T.ZoneT):
@@ -176,12 +190,26 @@ class Statements(CheckerBase):
 
     def stmt_Assign(self, s: ast.Assign):
         vtyp = self.expr(s.value)
+        key = narrow_key(s.target)
+        was = key in self.narrowed
+        if was and s.op == "=":
+            self.narrowed.discard(key)       # the place itself may hold none: type it as declared
         ttyp = self.assign_target(s.target)
+        if was and s.op != "=" and isinstance(ttyp, T.OptionalT):
+            ttyp = ttyp.inner                # `x += 1` where `x != none` holds
         if s.op != "=":
             self.expect(s.value, vtyp, T.INT, f"'{s.op}'")
             self.expect(s.target, ttyp, T.INT, f"'{s.op}'")
         else:
             self.expect(s.value, vtyp, ttyp, "the new value")
+        if key is not None:
+            if vtyp is T.NONE or vtyp is T.ANY or isinstance(vtyp, T.OptionalT):
+                self.unnarrow({key})
+            else:
+                if len(key) == 1:            # `k = 2`: what `marks[k]` reads is another entry now
+                    self.unnarrow({("[]", key[0])})
+                if was:
+                    self.narrowed.add(key)
 
     def assignable_names(self):
         names = [n for n, s in self.globals.items() if isinstance(s, VarSym)]
@@ -227,12 +255,14 @@ class Statements(CheckerBase):
             self.call_args(call, sym.params, sym.decl.name)
             self.refs[id(call)] = sym
             self.types[id(call)] = T.VOID
+            self.unnarrow(variables=True)     # the rule may set any variable to none
             return
         typ = self.expr(call)
         if typ is not T.ANY:
             self.error(call.span, f"'{call.func}' gives a value but does nothing", "use it in `let`, `if` or an assignment")
 
     def stmt_Signal(self, s: ast.Signal):
+        self.unnarrow(variables=True)         # its handlers may set any variable to none
         event = self.events.get(s.event)
         if event is None:
             for a in s.args:
@@ -316,12 +346,45 @@ class Statements(CheckerBase):
     def stmt_Stop(self, s):
         pass
 
-    def stmt_If(self, s: ast.If):
-        for cond, body in s.branches:
-            self.expect(cond, self.expr(cond), T.BOOL, "a condition")
+    def stmt_Break(self, s):
+        if not getattr(self, "loop_depth", 0):
+            self.error(s.span, "`break` leaves a loop, and there is none around it here",
+                       "`stop` leaves the whole rule")
+
+    def loop_body(self, body):
+        """A loop's body: `break` may stand in it (a rule called from it is another matter)."""
+        self.before_loop(body)
+        self.loop_depth = getattr(self, "loop_depth", 0) + 1
+        try:
             self.block(body)
+        finally:
+            self.loop_depth -= 1
+
+    def stmt_If(self, s: ast.If):
+        failed = []          # what the earlier conditions, having failed, vouch for
+        for cond, body in s.branches:
+            self.with_narrowed(failed, self._condition, cond)
+            self.with_narrowed(failed + self.narrowings(cond, True), self.block, body)
+            failed = failed + self.narrowings(cond, False)
         if s.otherwise is not None:
-            self.block(s.otherwise)
+            self.with_narrowed(failed, self.block, s.otherwise)
+
+    def _condition(self, cond):
+        self.expect(cond, self.expr(cond), T.BOOL, "a condition")
+
+    def before_loop(self, body):
+        """A loop's body runs again after itself: what it may change is unknown at its start."""
+        if not self.narrowed:
+            return
+        assigned, calls = set(), False
+        for n in _walk_ast(body):
+            if isinstance(n, ast.Assign):
+                k = narrow_key(n.target)
+                if k is not None:
+                    assigned.add(k)
+            elif isinstance(n, (ast.Signal, ast.Choose, ast.ExprStmt)):
+                calls = True
+        self.unnarrow(assigned, variables=calls)
 
     def stmt_For(self, s: ast.For):
         typ = self.expr(s.iterable)
@@ -330,29 +393,33 @@ class Statements(CheckerBase):
         self.slots[(id(s), "index")] = self.scope.temp()
         self.scope.push()
         self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
-        self.block(s.body)
+        self.loop_body(s.body)
         self.scope.pop()
 
     def stmt_While(self, s: ast.While):
+        self.before_loop(s.body)              # the condition is tested again after the body
         self.expect(s.cond, self.expr(s.cond), T.BOOL, "a condition")
-        self.block(s.body)
+        self.loop_body(s.body)
 
     def stmt_Repeat(self, s: ast.Repeat):
         self.expect(s.count, self.expr(s.count), T.INT, "the number of repeats")
         self.slots[(id(s), "count")] = self.scope.temp()
-        self.block(s.body)
+        self.loop_body(s.body)
 
     def stmt_Choose(self, s: ast.Choose):
+        self.unnarrow(variables=True)         # while the player decides, other rules may run (`anytime`)
         ctyp = self.expr(s.chooser)
         self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
-        dtyp = self.expr(s.domain)
-        elem = self.iter_elem(s.domain, dtyp)
-        if not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
-                or (elem is T.INT and _static_range(s.domain) is not None)):
-            self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
-                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        elem = self.choice_domain(s.domain)
+        if s.var2 is not None:                  # a pair: the frame keeps the pair, the names are its parts
+            elem2 = self.choice_domain(s.domain2)
+            self.slots[(id(s), "pair")] = self.scope.temp()
         self.scope.push()
         self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
+        if s.var2 is not None:
+            if s.var2 == s.var:
+                self.error(s.span, f"the two parts of a pair need two names, not '{s.var}' twice")
+            self.slots[(id(s), "second")] = self.scope.declare(s.var2, elem2, s.span).slot
         if s.where is not None:
             self.expect(s.where, self.expr(s.where), T.BOOL, "a `where` condition")
         if s.label is not None:
@@ -363,6 +430,66 @@ class Statements(CheckerBase):
             self.expr(s.pass_label)
         if s.otherwise is not None:
             self.block(s.otherwise)
+
+    def choice_domain(self, domain):
+        """The element type of a choice's domain, which must come from a fixed universe."""
+        dtyp = self.expr(domain)
+        elem = self.iter_elem(domain, dtyp)
+        if isinstance(domain, ast.RangeExpr):
+            self.range_universe_of(domain)
+        elif not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+                  or (elem is T.INT and _static_range(domain) is not None)):
+            self.error(domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
+                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        return elem
+
+    def stmt_ChooseSome(self, s: ast.ChooseSome):
+        """Several options, one decision each (lowered to a loop of choices, check/lower.py)."""
+        self.unnarrow(variables=True)
+        self.expect(s.chooser, self.expr(s.chooser), T.PLAYER, "the one who chooses")
+        dtyp = self.expr(s.domain)
+        elem = self.iter_elem(s.domain, dtyp)
+        if isinstance(s.domain, ast.RangeExpr):
+            self.range_universe_of(s.domain)
+        elif not (isinstance(elem, (T.CardT, T.EnumT, T.ZoneT)) or elem in (T.PLAYER, T.TEAM, T.BOOL, T.ANY, T.ANYCARD)
+                  or (elem is T.INT and _static_range(s.domain) is not None)):
+            self.error(s.domain.span, f"the options of a choice must come from a fixed set, not {dtyp}",
+                       "choose among cards, zones, players, teams, enum values, or a range like 1..6")
+        if s.most is not None:
+            self.expect(s.most, self.expr(s.most), T.INT, "how many may be chosen")
+        for part in ("most", "going", "before"):
+            self.slots[(id(s), part)] = self.scope.temp()
+        self.scope.push()
+        self.slots[id(s)] = self.scope.declare(s.var, elem, s.span).slot
+        if s.where is not None:
+            self.expect(s.where, self.expr(s.where), T.BOOL, "a `where` condition")
+        if s.label is not None:
+            self.expr(s.label)
+        self.scope.pop()
+        if s.done_label is not None:
+            self.expr(s.done_label)
+        self.scope.push()
+        self.slots[(id(s), "list")] = self.scope.declare(s.var, T.ListT(elem), s.span).slot
+        self.block(s.body)
+        self.scope.pop()
+
+    def range_universe_of(self, r):
+        """A choice over `lo..hi` computed when the rules run: its options' universe, from the bounds of both ends."""
+        low, high = self.bounds(r.low), self.bounds(r.high)
+        for end, b in ((r.low, low), (r.high, high)):
+            if b is None:
+                self.error(end.span, "the options of a choice must come from a fixed set: no bound can be derived "
+                                     "for this end of the range",
+                           "compute it from numbers, range options, variables of a range type (`var n: 0..8`) "
+                           "or player_count")
+                return
+        lo, hi = low[0], high[1]
+        if hi < lo:
+            self.error(r.span, f"this range is always empty (its ends lie in {low[0]}..{low[1]} and {high[0]}..{high[1]})")
+        elif hi - lo >= 100_000:
+            self.error(r.span, f"this range can reach {lo}..{hi}: too many options", "a choice offers at most 100000 numbers")
+        else:
+            self.range_universe[id(r)] = (lo, hi)
 
     def iter_elem(self, node, typ):
         if isinstance(node, ast.Name) and isinstance(self.refs.get(id(node)), (EnumSym, CardSym)):
@@ -402,3 +529,20 @@ def _constant_option_value(node, sym, checker):
     return False
 
 
+
+
+def _walk_ast(node):
+    """Every syntax node under `node` (a node or a tuple of them)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+            continue
+        if not hasattr(type(n), "__attrs_attrs__"):
+            continue
+        yield n
+        for f in type(n).__attrs_attrs__:
+            v = getattr(n, f.name)
+            if isinstance(v, (tuple, list)) or hasattr(type(v), "__attrs_attrs__"):
+                stack.append(v)

@@ -23,6 +23,7 @@ class OptionSym:
 class EnumSym:
     decl: object
     type: T.EnumT
+    fields: dict = attrs.Factory(dict)     # data each value carries: name -> (type, tuple of values)
 
 
 @attrs.define(eq=False)

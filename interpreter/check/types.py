@@ -25,12 +25,14 @@ TEAM = Prim("Team")
 VOID = Prim("nothing")
 ANY = Prim("?")          # the type of something already reported as wrong: matches everything
 ANYCARD = Prim("Card")   # any card type, for helpers such as `rule deal(source: Zone, ...)`
+NONE = Prim("none")      # the type of `none`: a value of every optional type
 
 
 @attrs.frozen
 class EnumT:
     name: str
     values: tuple
+    shown: tuple = attrs.field(default=(), eq=False)     # display names ("Full House"), one per value
 
     def __str__(self):
         return self.name
@@ -60,6 +62,29 @@ class ZoneT:
         return f"Zone[{self.elem}]" if self.elem is not ANYCARD else "Zone"
 
 
+@attrs.frozen
+class OptionalT:
+    """`Player?`: a value of `inner`, or none (None at run time)."""
+    inner: object
+
+    def __str__(self):
+        return f"{self.inner}?"
+
+
+@attrs.frozen
+class PairT:
+    """The options of a pair choice (`p chooses s in 2..12, c in Cell`): tuples (first, second)."""
+    first: object
+    second: object
+
+    def __str__(self):
+        return f"({self.first}, {self.second})"
+
+
+def optional(t):
+    return t if isinstance(t, OptionalT) or t is ANY else OptionalT(t)
+
+
 def is_card(t) -> bool:
     return isinstance(t, CardT) or t is ANYCARD or t is ANY
 
@@ -79,6 +104,8 @@ def assignable(value, target) -> bool:
     """Can a value of type `value` be used where `target` is expected?"""
     if value is ANY or target is ANY or value == target:
         return True
+    if isinstance(target, OptionalT):
+        return value is NONE or assignable(value.inner if isinstance(value, OptionalT) else value, target.inner)
     if target is ANYCARD and is_card(value):
         return True
     if value is ANYCARD and is_card(target):
@@ -111,6 +138,10 @@ def join(a, b):
         return b
     if assignable(b, a):
         return a
+    if a is NONE and not is_card(b):       # `if won then p else none`: a Player?
+        return optional(b)
+    if b is NONE and not is_card(a):
+        return optional(a)
     return None
 
 

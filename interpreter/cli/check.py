@@ -32,7 +32,8 @@ def cmd_check(args) -> int:
                     print(f"{ref}: ok (a module, checked through {', '.join(display_path(g) for g in games)})")
                 else:
                     load_file(path, module=True)
-                    print(f"{ref}: ok (a module)")
+                    print(f"{ref}: ok (a module: declarations for games to `import`; it has no `game`, "
+                          "`players` or `rule play` of its own, and no game near it imports it)")
                 continue
             load_file(game_path(ref))
         except UnknownGame as e:

@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rulecraft", description="Board and card games written as .rules text files, run by one interpreter.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from .. import __version__
+    parser.add_argument("--version", action="version", version=f"rulecraft {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -108,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
         "walk the game decision by decision, showing the table before each one as the deciding player sees it "
         "(waits for Enter between decisions when run at a terminal)"))
     replay.add_argument("--omniscient", action="store_true", help="with --step: show everything, hidden cards included")
+    replay.add_argument("--all-options", action="store_true",
+                        help="with --step: list every option of each decision (by default the first 10)")
     replay.add_argument("--seat", metavar="K", type=int, help="with --step: always show the table as seat K sees it")
 
     from .test import add_parser as add_test

@@ -22,7 +22,8 @@ from ..engine import observe, records, views
 from . import common, rulesummary, screen, show, terminal
 
 HELP = """\
-Answer with an option's number, its text, or the start of its text (any case). Other commands:
+Answer with an option's number, its text, or the start of its text (any case); several numbers
+(2 4 7) take the first now and the others at your next decisions while they are offered. Other commands:
   rules       the game: its options, components and sections ('rules all': the whole opening comment)
   view        the whole table again, as your seat sees it (others' sheets in full)
   log         what you were told so far
@@ -121,6 +122,7 @@ class _Game:
         self.news: list[str] = []
         self._attach(session)
         self.seat_now = None
+        self.people: dict = {}      # seat -> its HumanAgent, which keeps the rest of a several-number answer
 
     def _attach(self, session, told_already: bool = False) -> None:
         """Follow `session` (a new game, a resumed one — whose story so far is news — or one rebuilt by
@@ -185,6 +187,12 @@ class _Game:
         s = self.session
         self.account.flush()
         name = s.state.names[who]
+        agent = self.people.get(who)
+        if agent is None:
+            agent = self.people[who] = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ",
+                                                  commands=COMMANDS)
+        if agent.queued and agent.queued_by == who and any(o.label == agent.queued[0] for o in s.legal()):
+            return act(agent, s)      # the next of the numbers this player answered at once
         options = s.legal()
         width, height = self._size()
         if self._forced(options):
@@ -211,8 +219,7 @@ class _Game:
             terminal.echo(f"  {line}", CHANGED)
         for line, changed in view:
             terminal.echo(line, CHANGED if changed else None)
-        agent = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ", commands=COMMANDS,
-                           show_options=lambda _options: self._print_options(opts))
+        agent.show_options = lambda _options: self._print_options(opts)
         return act(agent, s)
 
     def _forced(self, options) -> bool:
@@ -317,6 +324,7 @@ class _Game:
             return
         taken = len(s.history) - k
         self.agents = agents
+        self.people = {}            # numbers answered for later decisions go with the decisions taken back
         self._attach(before, told_already=True)
         self.news = []
         print(f"undone: {taken} decision{'s' if taken != 1 else ''} taken back; "

@@ -14,7 +14,7 @@ OK, FAILED = "green", "bold red"
 def cmd_replay(args) -> int:
     data = records.read(args.file)
     name = args.file
-    if args.step or args.omniscient or args.seat is not None:
+    if args.step or args.omniscient or args.all_options or args.seat is not None:
         from .stepper import cmd_step
         return cmd_step(args, data)
     account = None

@@ -66,7 +66,9 @@ def cmd_step(args, data: dict) -> int:
             print(f"  {line}")
         if "to_decide" in v:
             opts = v.get("options")
-            print(f"  {v['to_decide']} to decide" + (f" among: {few(opts, 10)}" if opts else ""))
+            shown = len(opts) if getattr(args, "all_options", False) else 10
+            more = " (--all-options lists them all)" if opts and len(opts) > shown else ""
+            print(f"  {v['to_decide']} to decide" + (f" among: {few(opts, shown)}{more}" if opts else ""))
 
     def pause():
         if not interactive:

@@ -62,12 +62,17 @@ def cmd_test(args) -> int:
             terminal.echo(f"FAIL {r.name}: {where}{r.message}", FAIL)
             for line in _source_lines(program, r.span):
                 print(line)
+            inherited = _inherited_from(program, r.span)
+            if inherited:
+                print(f"     hint: this scenario comes from {inherited}, which these rules extend: if the variant "
+                      f"changes what it tests, replace it (`override scenario {r.name} \"…\":`) or leave it out "
+                      f"(`drop scenario {r.name}`)")
 
     if args.explore:
         configs = explore.configurations(program, args.players, fixed)
         depth = "shallow checks" if args.shallow else "all checks"
         invs = len(program.invariants)
-        print(f"exploring: {args.explore} random game{'s' if args.explore != 1 else ''} in each of "
+        print(f"exploring: up to {args.explore} random game{'s' if args.explore != 1 else ''} in each of "
               f"{len(configs)} configuration{'s' if len(configs) != 1 else ''}, seed {args.seed}, {depth}, "
               f"{invs} invariant{'s' if invs != 1 else ''}")
         stem = Path(program.entry).stem
@@ -77,6 +82,7 @@ def cmd_test(args) -> int:
                 name = _config_text(program, n, opts)
                 bar.describe(name)
                 played = 0
+                lengths: list = []
 
                 def tick(shrinking, name=name):
                     nonlocal played
@@ -86,11 +92,12 @@ def cmd_test(args) -> int:
                         played += 1
                         bar.advance()
                 runs, failure = explore.explore_one(program, n, opts, args.explore, args.seed,
-                                                    deep=not args.shallow, on_game=tick)
+                                                    deep=not args.shallow, lengths=lengths, on_game=tick)
                 bar.advance(args.explore - played)
                 if failure is None:
                     passed += 1
-                    bar.print(f"ok  {name} — {runs} games", OK)
+                    bar.print(f"ok  {name} — {runs} different game{'s' if runs != 1 else ''}"
+                              f"{_lengths_text(lengths)}", OK)
                     continue
                 failed += 1
                 written += 1
@@ -103,6 +110,25 @@ def cmd_test(args) -> int:
                     break
     terminal.echo(f"{passed} passed, {failed} failed", FAIL if failed else OK)
     return 1 if failed else 0
+
+
+def _inherited_from(program, span) -> str | None:
+    """The file a scenario was written in, when it is not the entry file (a variant inherited it)."""
+    from ..check.modules import display_path
+    if span is None or program.entry is None:
+        return None
+    here = display_path(Path(program.entry))
+    return None if str(span.file) in (here, str(program.entry)) else str(span.file)
+
+
+def _lengths_text(lengths: list) -> str:
+    """How long the games were, in decisions: a game that runs long shows here before it hits the limit."""
+    if not lengths:
+        return ""
+    ls = sorted(lengths)
+    if ls[0] == ls[-1]:
+        return f", {ls[0]} decision{'s' if ls[0] != 1 else ''} each"
+    return f", {ls[0]}–{ls[-1]} decisions (median {ls[len(ls) // 2]})"
 
 
 def _report(program, args, name: str, failure, path: Path, say) -> None:

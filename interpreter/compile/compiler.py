@@ -34,6 +34,9 @@ class Compiler:
     def compile(self) -> Program:
         prog, layout = self.prog, self.layout
         self.make_cards()
+        for d in prog.defs.values():
+            if d.const:
+                self.x.const_value(d)          # every const computed now, used or not
         zone_rows, inst_names, inst_owner = layout.zone_instances()
         zones = [ZoneInfo(z.name, z.owner, z.seen, base, count, getattr(z.type.elem, "name", "Card"))
                  for z, base, count in zone_rows]
@@ -46,7 +49,7 @@ class Compiler:
                 vtype = vtype.value
             init = self.fn("m", v.init, f"var {v.name}") if v.init is not None else None
             var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size,
-                                     v.seen, domain_of(vtype, len(prog.teams))))
+                                     v.seen, domain_of(vtype, len(prog.teams)), vtype))
         codes, choices, action_count, anytimes = self.rules()
         return Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,
@@ -138,14 +141,30 @@ class Compiler:
     def scenario(self, sc: ir.Scenario) -> Scenario:
         steps = []
         for step in sc.steps:
-            if step.kind in ("expect", "take", "legal", "illegal", "next random", "next shuffle"):
-                sides = None
-                if step.kind == "expect" and isinstance(step.value, ir.Compare):
-                    # both sides, shown for people, to explain a failed comparison
-                    sides = (step.value.op, [(side.span, self.fn("m", side), self.layout.formatter(side.type))
-                                             for side in (step.value.left, step.value.right)])
+            if step.kind in ("expect", "take", "legal", "illegal", "deciding", "next random", "next shuffle"):
+                sides = parts = None
+                if step.kind == "expect":
+                    sides = self._sides(step.value)
+                    conjuncts = _conjuncts(step.value)
+                    if len(conjuncts) > 1:    # `expect a == 1 and b == 3`: each that fails, explained —
+                        # compiled only when one fails (most never do, and loading stays as fast)
+                        parts = (lambda conjuncts=conjuncts: [(part.span, self.fn("m", part), self._sides(part))
+                                                              for part in conjuncts])
                 steps.append(ScenarioStep(step.kind, step.span, self.fn("m", step.value, f"scenario {sc.name}"),
-                                          step.name, sides))
+                                          step.name, sides, parts))
             else:
                 steps.append(ScenarioStep(step.kind, step.span, step.value, step.name))
         return Scenario(sc.name, sc.span, sc.doc, steps)
+
+    def _sides(self, e):
+        """Both sides of a comparison, shown for people, to explain it when it fails."""
+        if not isinstance(e, ir.Compare):
+            return None
+        return (e.op, [(side.span, self.fn("m", side), self.layout.formatter(side.type)) for side in (e.left, e.right)])
+
+
+def _conjuncts(e) -> list:
+    """`a and b and c` as [a, b, c]."""
+    if isinstance(e, ir.BoolOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]

@@ -12,6 +12,7 @@ from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
+from ..runtime.errors import RuleFailure
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -41,6 +42,7 @@ class ExprGen:
         self.inlining: set = set()
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
+        self.const_values: dict = {} # const name -> the source of its value, once computed
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
@@ -198,7 +200,7 @@ class ExprGen:
         its seats are those that see all of them. How many cards a zone holds is public, so what is
         inside `size`/`empty` is not a source; nor is a card fixed at load, or one named only inside a
         comprehension (the zone it goes through is the source then)."""
-        bound = {n.slot for n in ir.walk(e) if isinstance(n, ir.BestBy)} | \
+        bound = {n.slot for n in ir.walk(e) if isinstance(n, (ir.BestBy, ir.FindWhere))} | \
             {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
         cards, zones = [], []
 
@@ -267,6 +269,8 @@ class ExprGen:
     # ------------------------------------------------------------ calls
     def ex_DefCall(self, e):
         d = self.prog.defs[e.name]
+        if d.const:
+            return self.const_value(d)
         if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
@@ -288,6 +292,30 @@ class ExprGen:
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
+    def const_value(self, d) -> str:
+        """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""
+        known = self.const_values.get(d.name)
+        if known is None:
+            from .layout import ConstantState, NeedsGame
+            self.const_values[d.name] = "None"        # (a const that used itself was refused by the checker)
+            saved, self.subst = self.subst, None
+            try:
+                fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
+            finally:
+                self.subst = saved
+            try:
+                value = fn(ConstantState(self.layout))
+            except NeedsGame:
+                self.diags.append(Diagnostic(d.span, f"'{d.name}' is a const, computed once when the rules load: it "
+                                             "cannot use options, players or the game's state",
+                                             f"write `def {d.name} = …` for a value computed each time it is used"))
+                value = None
+            except RuleFailure as e:
+                self.diags.append(Diagnostic(d.span, f"the const '{d.name}' cannot be computed: {e}"))
+                value = None
+            known = self.const_values[d.name] = self.const(value)
+        return known
+
     def ex_BuiltinCall(self, e):
         first = e.args[0] if e.args else None
         a = "" if first is None or isinstance(first, ir.BestBy) else self.seq(first)
@@ -307,6 +335,29 @@ class ExprGen:
             return f"({self.comprehension(e)})"
         return self.seq(e)
 
+    def ex_Pairs(self, e):
+        return f"tuple([(_pa, _pb) for _pa in {self.seq(e.first)} for _pb in {self.seq(e.second)}])"
+
+    def ex_PairPart(self, e):
+        return f"({self.src(e.pair)})[{e.which}]"
+
+    def ex_ComputedRange(self, e):
+        within = f", ({e.lo}, {e.hi})" if e.bounded else ""
+        return f"rt_range({self.src(e.low)}, {self.src(e.high)}{within})"
+
+    def ex_NoneValue(self, e):
+        return "None"
+
+    def ex_EnumData(self, e):
+        if e.values is None:
+            return self.src(e.obj)          # an enum value is its position
+        return f"{self.const(tuple(e.values))}[{self.src(e.obj)}]"
+
+    def ex_FindWhere(self, e):
+        """The elements that meet the condition, as a generator: `first` takes one and stops."""
+        var = f"v{e.slot}"
+        return f"({var} for {var} in {self.seq(e.iterable)} if {self.src(e.cond)})"
+
     def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
         raise AssertionError("BestBy outside a builtin")
 
@@ -322,6 +373,11 @@ class ExprGen:
             return self.src(e.items[0])
         parts = [f"*{self.src(i)}" if isinstance(i, ir.Comprehension) else self.src(i) for i in e.items]
         return "(" + ", ".join(parts) + ",)" if parts else "()"
+
+    def ex_LetIn(self, e):
+        """A def's `let`: computed once, by an assignment expression in the def's own function (a def
+        with `let`s is never inlined, so the local is its own)."""
+        return f"(({self.local(e.slot)} := {self.src(e.value)}), {self.src(e.body)})[1]"
 
     def ex_Cond(self, e):
         return f"(({self.src(e.then)}) if ({self.src(e.test)}) else ({self.src(e.other)}))"

@@ -149,6 +149,10 @@ class Layout:
 
     def universe(self, elem, domain):
         """(size, value -> position, position -> value) of a choice's fixed universe of options."""
+        if isinstance(elem, T.PairT):     # a pair choice: the product of both universes, first-major
+            n1, pos1, val1 = self.universe(elem.first, domain.first)
+            n2, pos2, val2 = self.universe(elem.second, domain.second)
+            return n1 * n2, (lambda v: pos1(v[0]) * n2 + pos2(v[1])), (lambda p: (val1(p // n2), val2(p % n2)))
         if isinstance(elem, T.CardT):
             ids = self.cards_by_type.get(elem.name, ())
             pos = {c: i for i, c in enumerate(ids)}
@@ -175,8 +179,16 @@ class Layout:
             return lambda m, v: m.names[v] if 0 <= v < len(m.names) else f"Player {v + 1}"
         if isinstance(typ, T.CardT) or typ is T.ANYCARD:
             return lambda m, v: m.program.card_names[v] if v is not None else "no card"
+        if isinstance(typ, T.PairT):
+            first, second = self.formatter(typ.first), self.formatter(typ.second)
+            return lambda m, v: f"{first(m, v[0])} and {second(m, v[1])}"
+        if isinstance(typ, T.OptionalT):
+            inner = self.formatter(typ.inner)
+            return lambda m, v: "none" if v is None else inner(m, v)
+        if typ is T.NONE:
+            return lambda m, v: "none"
         if isinstance(typ, T.EnumT):
-            values = typ.values
+            values = typ.shown or typ.values      # display names, where the enum gives them
             return lambda m, v: values[v]
         if typ is T.TEAM:
             teams = self.teams

@@ -74,6 +74,8 @@ class VarInfo:
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
     seen: str = "all"          # who sees its value: all, owner, team, nobody
     domain: object = None      # player count -> every value it can hold, or None for a number (layout.domain_of)
+    type: object = None        # the declared type of one value (a table's entry), from check.types: what
+                               # an encoder of observations (rulecraft.api) reads to give it a fixed shape
 
 
 @attrs.define(eq=False)
@@ -129,6 +131,7 @@ class ScenarioStep:
     value: object = None
     name: str = ""
     sides: object = None
+    parts: object = None     # an `expect a and b`: () -> [(span, value, sides)] for each side of the `and`
 
 
 @attrs.define(eq=False)
@@ -171,6 +174,7 @@ class Program:
     player_sheet: list = attrs.Factory(list)  # functions (state, player) -> segments, from `sheet p:`
     lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
     entry: str = ""
+    path: str = ""             # the entry file, absolute (a pickled Program is loaded again from it: loader)
     digest: str = ""
     sources: dict = attrs.Factory(dict)
 

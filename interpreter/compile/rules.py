@@ -38,11 +38,13 @@ class _Label:
 
 
 class _Goto:
-    """A jump in a resumable rule's code: to a block number, or to a label placed later."""
-    __slots__ = ("to",)
+    """A jump in a resumable rule's code: to a block number, or to a label placed later.
+    `always` goes round the dispatch loop even forward (a `break` nested in other code)."""
+    __slots__ = ("to", "always")
 
-    def __init__(self, to):
+    def __init__(self, to, always=False):
         self.to = to
+        self.always = always
 
     def block(self) -> int:
         return self.to if isinstance(self.to, int) else self.to.block
@@ -99,7 +101,7 @@ class RuleGen(StatementGen):
             for ind, text, span in block:
                 if isinstance(text, _Goto):
                     target = self.target(text)
-                    text = f"pc = {target}" + ("; continue" if target <= k else "")
+                    text = f"pc = {target}" + ("; continue" if target <= k or text.always else "")
                 lines.append((3 + ind, text, span))
             if not block:
                 lines.append((3, "pass", self.block_spans[k]))
@@ -248,12 +250,17 @@ class RuleGen(StatementGen):
         self.place(body, s.span)
         self.after.append((s,))           # the body runs again: the whole loop is after any point in it
         self.loops.append(slots)
+        self.break_to.append(end)
         self.flat_block(s.body, slots)
+        self.break_to.pop()
         self.loops.pop()
         self.after.pop()
         self.line(_Goto(top), s.span)
         self.closed = True
         self.place(end, s.span)
+
+    def break_jump(self, target):
+        return _Goto(target, always=True)
 
     def flat_While(self, s):
         self.loop(s, self.x.src(s.cond), (), (), ())
@@ -373,6 +380,9 @@ class RuleGen(StatementGen):
     def ids_src(self, elem, domain, info) -> str:
         """Source of the option ids of the options `_xs` (offset + position in the universe)."""
         off = info.offset
+        if isinstance(elem, T.PairT):
+            position = self.ns.const(self.layout.universe(elem, domain)[1])
+            return f"tuple([{off} + {position}(x) for x in _xs])"
         if isinstance(elem, T.CardT):
             ids = self.layout.cards_by_type.get(elem.name, ())
             if ids and list(ids) == list(range(ids[0], ids[0] + len(ids))):

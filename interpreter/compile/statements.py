@@ -72,6 +72,7 @@ class StatementGen:
         self.ns = ns
         self.x = exprs
         self.waits = analyse_waiting(prog)
+        self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
         self.index = {key: i for i, key in enumerate(prog.rules)}
         self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
         # where each local lives in its rule's frame: a rule that waits keeps its own locals there,
@@ -199,19 +200,33 @@ class StatementGen:
         out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
         out.append((ind, f"for v{s.slot} in {temp}:", s.span))
-        self.nat_block(s.body, out, ind + 1, s.span)
+        self.nat_loop_body(s.body, out, ind + 1, s.span)
 
     def nat_While(self, s, out, ind):
         out.append((ind, f"while {self.x.src(s.cond)}:", s.span))
         for line in TICK:
             out.append((ind + 1, line, s.span))
-        self.nat_block(s.body, out, ind + 1, s.span)
+        self.nat_loop_body(s.body, out, ind + 1, s.span)
 
     def nat_Repeat(self, s, out, ind):
         temp = self.ns.fresh("_n")
         out.append((ind, f"{temp} = {self.x.src(s.count)}; m.ticks -= max(0, {temp})", s.span))   # spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
         out.append((ind, f"for _ in range({temp}):", s.span))
-        self.nat_block(s.body, out, ind + 1, s.span)
+        self.nat_loop_body(s.body, out, ind + 1, s.span)
+
+    def nat_loop_body(self, body, out, ind, span):
+        """The body of a Python loop: a `break` in it is Python's."""
+        self.break_to.append(None)
+        self.nat_block(body, out, ind, span)
+        self.break_to.pop()
+
+    def nat_Break(self, s, out, ind):
+        target = self.break_to[-1] if self.break_to else None
+        out.append((ind, "break" if target is None else self.break_jump(target), s.span))
+
+    def break_jump(self, target):
+        """Leaving a loop of a rule that waits (rules.py): a jump to the block after it."""
+        raise AssertionError("a rule that never waits has only Python loops")
 
     stop_text = "return"

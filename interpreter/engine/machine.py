@@ -110,7 +110,8 @@ def run(m: State, budget: int = STEP_BUDGET) -> None:
         raise _runtime_error(m, e, str(e)) from None
     except RecursionError as e:
         raise _runtime_error(m, e, "rules or functions call each other too deeply (about 900 calls inside one "
-                                   "another at most): a recursion without end, or one too deep") from None
+                                   "another at most): a recursion without end, or a finite one too deep for rulecraft — "
+                                   "write a deep one as a `while` loop") from None
     except Exception as e:     # not the rules' fault: say so, with where the rules stood
         raise _runtime_error(m, e, f"internal error in rulecraft, please report it: {type(e).__name__}: {e}",
                              InternalError) from None
@@ -144,6 +145,8 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
     for frame in reversed(m.stack[:max(0, len(m.stack) - running)]):
         code = program.codes[frame[0]]
         pc = frame[1]
+        if pc == 0:
+            continue      # not started yet (`play` under `setup`, handlers still to run): it led nowhere
         chain.append((f"rule {code.name}", code.spans[pc] if 0 <= pc < len(code.spans) else code.span))
     named = []
     for label, where in chain:

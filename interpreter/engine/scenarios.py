@@ -100,6 +100,16 @@ def run_scenario(program, sc) -> ScenarioResult:
             if not ok:
                 return fail(step, "expectation not met" + _explain(program, m, step))
             continue
+        if kind == "deciding":
+            want = step.value(m)
+            who = machine.chooser(m)
+            if who != want:
+                names = m.names
+                now = "the game is over" if m.result is not None else "no decision is pending" if who is None \
+                    else f"{names[who]} is"
+                return fail(step, f"expected {names[want] if 0 <= want < len(names) else want} to be deciding, "
+                                  f"but {now}")
+            continue
         text = step.value(m)
         labels = [o.label for o in machine.legal_options(m)]
         if kind == "legal":
@@ -140,10 +150,27 @@ def _take_bare_passes(m, step) -> str | None:
 
 
 def _explain(program, m, step) -> str:
-    """For a failed comparison: what each side was, e.g. `: size(deck) is 3, 0 is 0`."""
+    """For a failed comparison: what each side was, e.g. `: size(deck) is 3, 0 is 0`; for
+    `a and b`, each side of the `and` that does not hold, explained the same way."""
+    if step.parts:
+        failing = []
+        for span, value, sides in step.parts():
+            try:
+                held = value(m)
+            except Exception as e:
+                failing.append(f"{_source_text(program, span)} cannot be evaluated: {e}")
+                continue
+            if not held:
+                failing.append(f"{_source_text(program, span)} does not hold"
+                               + (_sides_text(program, m, sides) if sides else ""))
+        return ": " + "; and ".join(failing) if failing else ""
     if step.sides is None:
         return ""
-    op, sides = step.sides
+    return _sides_text(program, m, step.sides)
+
+
+def _sides_text(program, m, sides_of) -> str:
+    op, sides = sides_of
     parts = []
     for span, value, fmt in sides:
         try:

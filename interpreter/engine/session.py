@@ -60,18 +60,28 @@ class Session(Table):
     # ----------------------------------------------------------- creation
     @classmethod
     def start(cls, program, game_ref: str, players: int, seed: int = 0, options: dict | None = None,
-              names=None, narrate: bool = True) -> "Session":
+              names=None, narrate: bool = True, forced: list | None = None) -> "Session":
+        """`forced`: chance fixed in advance (engine.machine.new_game)."""
         values = {o.name: o.default for o in program.options}
         values.update(options or {})
         sink = [] if narrate else None
         chance: list = []
         try:
-            state = machine.new_game(program, players, values, seed, names, sink, chance=chance)
+            state = machine.new_game(program, players, values, seed, names, sink, chance=chance, forced=forced)
         except ValueError as e:
             raise UserError(str(e)) from None
         session = cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
         session.absorb()
         return session
+
+    def copy(self) -> "Session":
+        """An independent copy of the game and of what happened so far (for clones and search)."""
+        narration, chance = list(self.narration), list(self.chance)
+        state = self.state.copy()
+        state.sink = narration if self.state.sink is not None else None
+        state.chance = chance if self.state.chance is not None else None
+        return Session(self.program, state, self.game_ref, self.seed, dict(self.options), list(self.history),
+                       narration, chance, list(self.events), self.drained, self.logged)
 
     def absorb(self) -> None:
         """Move what the rules just said and drew into `events`, after the decision that caused it."""

@@ -30,7 +30,9 @@ def rt_random(m, xs, shown):
     how many there were, which was drawn, the value as `shown(m, value)` shows it to people)."""
     if not xs:
         raise RuleFailure("random choice from nothing")
-    if m.forced:                                  # a scenario's `next random is …`
+    if m.forced and m.forced[0][0] == "draws":    # chance decided outside, draw by draw (below)
+        k = m.forced[0][1].below(len(xs))
+    elif m.forced:                                # a scenario's `next random is …`
         wanted = _forced(m, "random")
         if wanted not in xs:
             raise RuleFailure(f"the scenario says the next random draw is {shown(m, wanted)}, "
@@ -41,6 +43,13 @@ def rt_random(m, xs, shown):
     if m.chance is not None:
         m.chance.append(("random", m.decisions, len(xs), k, shown(m, xs[k])))
     return xs[k]
+
+
+# A state's `forced` queue may instead start with ("draws", source): every draw of the rules —
+# `random(xs)` one, `shuffle z` one per Fisher–Yates swap — then asks `source.below(n)` for a number
+# in 0..n-1 and never reads the state's RNG. An adapter that shows the game's chance structure
+# (rulecraft.rl.openspiel: one chance node per draw) decides them there; `below` may raise to stop
+# the rules at the draw.
 
 
 def _forced(m, kind):
@@ -95,6 +104,16 @@ def rt_spend(m, xs):
     return xs
 
 
+def rt_range(low, high, within=None):
+    """`low..high` with computed bounds; in a choice, `within` is the universe (lo, hi) of its option ids."""
+    if within is not None and low <= high and (low < within[0] or high > within[1]):
+        raise RuleFailure(f"the range {low}..{high} goes outside {within[0]}..{within[1]}, the numbers this "
+                          "choice can offer (from the bounds of what its range is computed from)")
+    if high - low >= 100_000:
+        raise RuleFailure(f"the range {low}..{high} is too large: ranges in rules hold at most 100000 numbers")
+    return tuple(range(low, high + 1))
+
+
 def rt_max(xs):
     if not xs:
         raise RuleFailure("max of nothing")
@@ -105,6 +124,13 @@ def rt_min(xs):
     if not xs:
         raise RuleFailure("min of nothing")
     return min(xs)
+
+
+def rt_first(xs):
+    """`first(x in xs where c)`: the first that meets it; nothing is a sentence for the rule author."""
+    for x in xs:
+        return x
+    raise RuleFailure("first(…): no element meets the condition (or the list is empty)")
 
 
 def rt_max_by(xs, key):
@@ -227,7 +253,12 @@ def rt_shuffle(m, z):
     """`shuffle z`; recorded, when the game keeps a chance log, as ("shuffle", decisions so far,
     the zone instance, its cards in their new order, bottom first)."""
     items = m.zones[z]
-    if m.forced:                                  # a scenario's `next shuffle is […]`
+    if m.forced and m.forced[0][0] == "draws":    # Fisher–Yates, each swap decided outside
+        draws = m.forced[0][1]
+        for i in range(len(items) - 1, 0, -1):
+            j = draws.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+    elif m.forced:                                # a scenario's `next shuffle is […]`
         wanted = list(_forced(m, "shuffle"))
         if sorted(wanted) != sorted(items):
             names = m.program.card_names

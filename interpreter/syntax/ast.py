@@ -50,6 +50,27 @@ class IntLit:
 
 
 @node
+class CardLookup:
+    """`Witch named "Blue 7"`: the card of that type shown with that name"""
+    span: Span
+    card_type: str
+    wanted: str
+
+
+@node
+class NoneLit:
+    """`none`: no value (of an optional type, `Player?`)"""
+    span: Span
+
+
+@node
+class OptionalType:
+    """`Player?`"""
+    span: Span
+    inner: object
+
+
+@node
 class BoolLit:
     """`true`"""
     span: Span
@@ -104,11 +125,37 @@ class ListLit:
 
 
 @node
+class RangeExpr:
+    """`0..hand_size`: a range with a bound computed when the rules run"""
+    span: Span
+    low: object
+    high: object
+
+
+@node
 class RangeLit:
     """`1..9`"""
     span: Span
     lo: int
     hi: int
+
+
+@node
+class FindWhere:
+    """`c in p.hand where c.colour == led` (inside `first(...)`)"""
+    span: Span
+    var: str
+    iterable: object
+    cond: object
+
+
+@node
+class LetIn:
+    """`let n = size(p.hand)` then, on the next line of a def, an expression using `n`"""
+    span: Span
+    name: str
+    value: object
+    body: object
 
 
 @node
@@ -249,6 +296,12 @@ class Stop:
 
 
 @node
+class Break:
+    """`break`: leave the innermost loop"""
+    span: Span
+
+
+@node
 class If:
     """`if a: ... elif b: ... else: ...`"""
     span: Span
@@ -295,6 +348,25 @@ class Choose:
     body: tuple
     otherwise: tuple | None
     secret: bool | None = None     # `p secretly chooses …`: the others are told only that p chose
+    var2: str | None = None        # `…, c in Cell`: a pair choice, over every (var, var2)
+    domain2: object = None
+
+
+@node
+class ChooseSome:
+    """`p chooses some d in p.dice where … up to 3 as "re-roll {d}" or "keep the rest": body` — several
+    options, one decision each; `d` is one option in the label, the list of those chosen in the body"""
+    span: Span
+    chooser: object
+    var: str
+    domain: object
+    where: object
+    most: object            # `up to N` / `exactly N`: the most that may be chosen, or None (all)
+    exact: bool             # `exactly N`: also the least
+    label: Template | None
+    done_label: Template | None
+    body: tuple
+    secret: bool | None = None
 
 
 # ------------------------------------------------------------ declarations
@@ -381,11 +453,15 @@ class OptionDecl:
 
 @node
 class EnumDecl:
-    """`enum Colour: Yellow, Blue, Red`"""
+    """`enum Colour: Yellow, Blue, Red`; `enum Rank(points: Int): Ten(10), Ace(11) "A"`"""
     span: Span
     override: bool
     name: str
     values: tuple
+    shown: tuple = ()       # per value: its display name, or None (shown by its name)
+    fields: tuple = ()      # Field: the data each value carries
+    data: tuple = ()        # per value: the expressions given for the fields (a tuple), or None
+    spans: tuple = ()       # per value: where it is written
 
 
 @node
@@ -440,6 +516,7 @@ class DefDecl:
     params: tuple
     ret: object
     body: object
+    const: bool = False     # `const NAME = …`: no parameters, computed once when the rules load
 
 
 @node
@@ -498,6 +575,7 @@ class WhenDecl:
     params: tuple          # names
     where: object
     body: tuple
+    types: tuple = ()      # per name: its type as written (`p: Player`), or None
 
 
 @node
@@ -509,6 +587,7 @@ class AnytimeDecl:
     where: object
     label: object
     body: tuple
+    player_type: object = None    # `anytime name(p: Player)`: written, it must be Player
 
 
 @node

@@ -7,6 +7,8 @@ rule, kept in one class so the grammar and the tree it builds read side by side.
 """
 from __future__ import annotations
 
+import attrs
+
 import functools
 import hashlib
 import importlib.resources
@@ -55,6 +57,15 @@ class _ParseFailure(Exception):
 
 
 _STRING_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _literal_int(node):
+    """The number a literal (`3`, `-3`) stands for, else None."""
+    if isinstance(node, ast.IntLit):
+        return node.value
+    if isinstance(node, ast.Neg) and isinstance(node.operand, ast.IntLit):
+        return -node.operand.value
+    return None
 
 
 def _unescape(body: str) -> str:
@@ -148,11 +159,30 @@ class _ToAst(Transformer):
         return ast.BoolDomain(self.span(meta))
 
     def option_decl(self, meta, c):
-        ov, name, domain, _eq, default, doc = c
+        ov, name, before, domain, _eq, default, after = c
+        if before is not None and after is not None:
+            raise _ParseFailure(Diagnostic(self.tspan(after), "this option has two help texts",
+                                           "keep one, before the `:` or at the end"))
+        doc = before if before is not None else after
         return ast.OptionDecl(self.span(meta), ov, str(name), domain, default, _unescape(doc[1:-1]) if doc else "")
 
     def enum_decl(self, meta, c):
-        return ast.EnumDecl(self.span(meta), c[0], str(c[1]), tuple(str(t) for t in c[2:]))
+        ov, name, fields, *lines = c
+        values = [v for line in lines for v in line]
+        return ast.EnumDecl(self.span(meta), ov, str(name), tuple(v[0] for v in values),
+                            tuple(v[2] for v in values), tuple(fields or ()), tuple(v[1] for v in values),
+                            tuple(v[3] for v in values))
+
+    def enum_fields(self, meta, c):
+        return tuple(c)
+
+    def enum_values(self, meta, c):
+        return [v for v in c if v is not None]
+
+    def enum_value(self, meta, c):
+        name, args, shown = c
+        return (str(name), tuple(args) if args is not None else None,
+                _unescape(shown[1:-1]) if shown is not None else None, self.span(meta))
 
     def field(self, meta, c):
         return ast.Field(self.span(meta), str(c[0]), c[1])
@@ -189,8 +219,16 @@ class _ToAst(Transformer):
         return ast.EventDecl(self.span(meta), str(c[0]), tuple(c[1] or ()))
 
     def when_decl(self, meta, c):
-        name, names, where, body = c
-        return ast.WhenDecl(self.span(meta), str(name), tuple(names or ()), where, body)
+        name, binders, where, body = c
+        binders = binders or ()
+        return ast.WhenDecl(self.span(meta), str(name), tuple(n for n, _ in binders), where, body,
+                            tuple(t for _, t in binders))
+
+    def binders(self, meta, c):
+        return tuple(c)
+
+    def binder(self, meta, c):
+        return (str(c[0]), c[1])
 
     def sheet_decl(self, meta, c):
         ov, player, *lines = c
@@ -198,8 +236,8 @@ class _ToAst(Transformer):
                              tuple(self.template(t) for t in lines))
 
     def anytime_decl(self, meta, c):
-        name, player, where, label, body = c
-        return ast.AnytimeDecl(self.span(meta), str(name), str(player), where, self.template(label), body)
+        name, (player, ptype), where, label, body = c
+        return ast.AnytimeDecl(self.span(meta), str(name), player, where, self.template(label), body, ptype)
 
     def names(self, meta, c):
         return tuple(str(t) for t in c)
@@ -214,7 +252,8 @@ class _ToAst(Transformer):
         return ast.RemoveFrom(self.span(meta), c[0], c[1])
 
     def scenario_decl(self, meta, c):
-        ov, name, doc, *steps = c
+        ov, name, doc, *lines = c
+        steps = [s for line in lines for s in (line if isinstance(line, tuple) else (line,))]
         return ast.ScenarioDecl(self.span(meta), str(name), ov, _unescape(doc[1:-1]) if doc else "", tuple(steps))
 
     def sc_number(self, meta, c):
@@ -236,11 +275,21 @@ class _ToAst(Transformer):
     def sc_expect(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "expect", c[0])
 
+    def sc_expect_checks(self, meta, c):
+        """`expect legal "a" and deciding player(2)`: one step per check, checked in order (one alone
+        is placed at its `expect`, the others at themselves)."""
+        if len(c) == 1:
+            return (attrs.evolve(c[0], span=self.span(meta)),)
+        return tuple(c)
+
     def sc_expect_legal(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "legal", self.template(c[1]))
 
     def sc_expect_illegal(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "illegal", self.template(c[1]))
+
+    def sc_expect_deciding(self, meta, c):
+        return ast.ScenarioStep(self.span(meta), "deciding", c[0])
 
     def sc_expect_over(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "over")
@@ -256,6 +305,19 @@ class _ToAst(Transformer):
 
     def sc_next_shuffle(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "next shuffle", c[0])
+
+    def def_body(self, meta, c):
+        *lets, body = c
+        for name, value, span in reversed(lets):
+            body = ast.LetIn(span, name, value, body)
+        return body
+
+    def def_let(self, meta, c):
+        return (str(c[0]), c[2], self.span(meta))
+
+    def const_decl(self, meta, c):
+        ov, name, ret, _eq, body = c
+        return ast.DefDecl(self.span(meta), ov, str(name), (), ret, body, True)
 
     def def_decl(self, meta, c):
         ov, name, params, ret, _eq, body = c
@@ -280,6 +342,9 @@ class _ToAst(Transformer):
 
     def named_type(self, meta, c):
         return ast.NamedType(self.span(meta), str(c[0]))
+
+    def optional_type(self, meta, c):
+        return ast.OptionalType(self.span(meta), c[0])
 
     def generic_type(self, meta, c):
         return ast.GenericType(self.span(meta), str(c[0]), c[1])
@@ -315,7 +380,8 @@ class _ToAst(Transformer):
         e = c[0]
         if not isinstance(e, ast.Call):
             raise _ParseFailure(Diagnostic(e.span, "this expression does nothing on its own",
-                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, `say`, `if`, `for`, `while`, `repeat` or a choice"))
+                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, `say`, `add`, `remove`, "
+                                           "`signal`, `if`, `for`, `while`, `repeat`, `stop`, `break`, `pass` or a choice"))
         return ast.ExprStmt(self.span(meta), e)
 
     def pass_stmt(self, meta, c):
@@ -323,6 +389,9 @@ class _ToAst(Transformer):
 
     def stop_stmt(self, meta, c):
         return ast.Stop(self.span(meta))
+
+    def break_stmt(self, meta, c):
+        return ast.Break(self.span(meta))
 
     def if_stmt(self, meta, c):
         cond, body, *rest = c
@@ -338,7 +407,7 @@ class _ToAst(Transformer):
         return ast.If(self.span(meta), tuple(branches), otherwise)
 
     def elif_clause(self, meta, c):
-        return ("elif", c[0], c[1])
+        return ("elif", c[-2], c[-1])
 
     def else_clause(self, meta, c):
         return ("else", c[0])
@@ -358,9 +427,31 @@ class _ToAst(Transformer):
     def label(self, meta, c):
         return (self.template(c[0]), self.template(c[1]) if c[1] is not None else None)
 
+    def up_to(self, meta, c):
+        return (c[0], False)
+
+    def exactly(self, meta, c):
+        return (c[0], True)
+
     def choose_stmt(self, meta, c):
-        chooser, may, secretly, _kw, var, _in, domain, where, label, body, otherwise = c
+        chooser, may, secretly, _kw, some, var, _in, domain, paired, where, how_many, label, body, otherwise = c
+        if paired is not None and some is not None:
+            raise _ParseFailure(Diagnostic(paired[1].span, "`chooses some` picks single options, not pairs"))
         label_t, pass_t = label if label else (None, None)
+        if some is not None or how_many is not None:
+            if some is None:
+                raise _ParseFailure(Diagnostic(how_many[0].span, "`up to` and `exactly` count the options of "
+                                               "`chooses some`", f"write `chooses some {var} in …`"))
+            if may is not None or otherwise is not None:
+                raise _ParseFailure(Diagnostic(self.tspan(may) if may is not None else self.span(meta),
+                                               "`chooses some` is never declined: the player may stop at any "
+                                               "point its count allows", "write `p chooses some …`, with `or \"…\"` "
+                                               "naming the option to stop"))
+            if _kw == "choose":
+                raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses some`"))
+            most, exact = how_many if how_many is not None else (None, False)
+            return ast.ChooseSome(self.span(meta), chooser, str(var), domain, where, most, exact, label_t, pass_t,
+                                  body, True if secretly is not None else None)
         if may is None and _kw == "choose":
             raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses`, or `may choose` for a choice that can be declined"))
         if may is not None and _kw == "chooses":
@@ -370,7 +461,11 @@ class _ToAst(Transformer):
             raise _ParseFailure(Diagnostic(span, "only a choice with `may` can be declined",
                                            "write `may choose` to let the player decline"))
         return ast.Choose(self.span(meta), chooser, may is not None, str(var), domain, where, label_t, pass_t, body,
-                          otherwise[1] if otherwise else None, True if secretly is not None else None)
+                          otherwise[1] if otherwise else None, True if secretly is not None else None,
+                          paired[0] if paired else None, paired[1] if paired else None)
+
+    def paired(self, meta, c):
+        return (str(c[0]), c[2])
 
     # ---- expressions
     def cond_expr(self, meta, c):
@@ -423,6 +518,12 @@ class _ToAst(Transformer):
     def name(self, meta, c):
         return ast.Name(self.span(meta), str(c[0]))
 
+    def card_named(self, meta, c):
+        return ast.CardLookup(self.span(meta), str(c[0]), _unescape(str(c[1])[1:-1]))
+
+    def none_lit(self, meta, c):
+        return ast.NoneLit(self.span(meta))
+
     def true_lit(self, meta, c):
         return ast.BoolLit(self.span(meta), True)
 
@@ -433,7 +534,10 @@ class _ToAst(Transformer):
         return ast.ListLit(self.span(meta), tuple(c[0] or ()))
 
     def range_lit(self, meta, c):
-        return ast.RangeLit(self.span(meta), int(c[0]), int(c[1]))
+        low, high = _literal_int(c[0]), _literal_int(c[1])
+        if low is not None and high is not None:
+            return ast.RangeLit(self.span(meta), low, high)
+        return ast.RangeExpr(self.span(meta), c[0], c[1])
 
     def args(self, meta, c):
         return tuple(c)
@@ -450,6 +554,13 @@ class _ToAst(Transformer):
             raise _ParseFailure(Diagnostic(head.span, "`by` needs the form `name in collection by key`",
                                            "for example `max(c in cards by strength(c))`"))
         return ast.BestBy(self.span(meta), head.left.id, head.right, key)
+
+    def find_where(self, meta, c):
+        head, cond = c
+        if not (isinstance(head, ast.Compare) and head.op == "in" and isinstance(head.left, ast.Name)):
+            raise _ParseFailure(Diagnostic(head.span, "`where` here needs the form `name in collection where condition`",
+                                           "for example `first(c in p.hand where c.value > 3)`"))
+        return ast.FindWhere(self.span(meta), head.left.id, head.right, cond)
 
 
 def parse_template(tok: Token, path: str, line_shift: int = 0, col_shift: int = 0) -> ast.Template:

@@ -84,20 +84,23 @@ def _hypothesis_home():
             set_hypothesis_home_dir(before)
 
 
-def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep: bool = True, on_game=None):
+def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep: bool = True,
+                lengths: list | None = None, on_game=None):
     """Explore `examples` random games of one configuration.
 
     Returns (games played, None) when every property held, or (games played, Failure)
     with the smallest failing game hypothesis could shrink to. The same arguments give
-    the same answer: hypothesis is seeded and keeps no database. `on_game(shrinking)`, if
-    given, is called after each game played (`shrinking` once a failure was found: the
-    games then played are hypothesis's attempts at a smaller one), for a progress bar.
+    the same answer: hypothesis is seeded and keeps no database. Games played counts the
+    different games played to their end (hypothesis repeats a few and abandons some it cannot
+    draw further); `lengths`, when given, receives the number of decisions of each.
+    `on_game(shrinking)`, if given, is called after each game played (`shrinking` once a failure
+    was found: the games then played are hypothesis's attempts at a smaller one), for a progress bar.
     """
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings, strategies as st
     from hypothesis import seed as hyp_seed
 
-    runs = 0
-    last: dict = {}
+    played = set()       # games played to their end: hypothesis also starts games it abandons (a draw
+    last: dict = {}      # past its buffer) and replays some, which are not games explored
 
     @hyp_seed(seed)
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
@@ -105,15 +108,16 @@ def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep:
               report_multiple_bugs=False, print_blob=False, verbosity=Verbosity.quiet)
     @given(game_seed=st.integers(0, 2**31 - 1), data=st.data())
     def run(game_seed, data):
-        nonlocal runs
-        runs += 1
-
         def pick(k):
             if k <= 1:
                 return 0
             return data.draw(st.integers(0, k - 1))
         try:
             outcome = P.play_checked(program, n, opts, game_seed, pick, deep=deep)
+            key = (game_seed, tuple(outcome.decisions))
+            if lengths is not None and key not in played:
+                lengths.append(len(outcome.decisions))
+            played.add(key)
             final = P.replay_ids(program, n, opts, game_seed, outcome.decisions)
             if not final.same_as(outcome.final):
                 f = P.PropertyFailure("same seed and decisions, same game",
@@ -122,6 +126,7 @@ def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep:
                 raise f
         except P.PropertyFailure as f:
             # hypothesis runs the shrunk example last, so this ends as the smallest failure
+            played.add((game_seed, tuple(f.taken)))
             last["failure"] = Failure(f.prop, str(f), f.step, n, dict(opts), game_seed, list(f.taken),
                                       f.failed_decision, f.detail)
             raise
@@ -133,12 +138,12 @@ def explore_one(program, n: int, opts: dict, examples: int, seed: int = 0, deep:
         with _hypothesis_home():
             run()
     except P.PropertyFailure:
-        return runs, last["failure"]
+        return len(played), last["failure"]
     except Exception as e:      # hypothesis itself gave up (e.g. a failure that would not repeat)
         if "failure" in last:
-            return runs, last["failure"]
+            return len(played), last["failure"]
         raise RuntimeError(f"exploration stopped: {type(e).__name__}: {e}") from e
-    return runs, None
+    return len(played), None
 
 
 def explore(program, examples: int, seed: int = 0, players=None, fixed=None, deep=True) -> Report:

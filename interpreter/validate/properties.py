@@ -245,7 +245,9 @@ def check_state(m, step, limit):
     except RulesRuntimeError as e:
         raise PropertyFailure("no runtime error", str(e), step) from None
     if step >= limit:
-        raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions", step)
+        raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions (random play can keep a "
+                              "game going, e.g. drawing instead of playing: if these rules do end, raise "
+                              "`limit decisions N` to the longest game they allow)", step)
     return ids
 
 

@@ -1,0 +1,28 @@
+"""rulecraft: board and card games written as text, checked, and run by one generic interpreter.
+
+The Python API (rulecraft.api, docs/api.md) is re-exported here: `rulecraft.load("blackmore",
+players=4)`. It is imported on first use, so `import rulecraft.syntax` and the CLI stay light.
+"""
+from __future__ import annotations
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("rulecraft")
+    except PackageNotFoundError:       # run from a source tree that is not installed
+        return "0+unknown"
+
+
+__version__ = _version()
+
+_API = ("load", "game_names", "Game", "Match", "Action", "IllegalAction", "RulesError", "RulesRuntimeError",
+        "UserError", "agent", "agent_kinds", "load_match", "match_from_yaml")
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'rulecraft' has no attribute {name!r}")

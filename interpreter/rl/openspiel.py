@@ -1,0 +1,316 @@
+"""Every rulecraft game as an OpenSpiel game, with the rules' chance as chance nodes.
+
+    from rulecraft.rl import openspiel as rcos
+    game = rcos.load_game("blackmore", players=3)        # a pyspiel.Game
+    # or: pyspiel.load_game("rulecraft(game=blackmore,players=3)") once this module is imported
+
+Players are OpenSpiel's 0..N-1: rulecraft's seat k is player k-1. Actions are the game's
+action ids. **Chance**: every draw of the rules is a chance node — `random(xs)` one node with
+len(xs) equally likely outcomes, `shuffle z` one node per Fisher–Yates swap (outcome j of
+i+1 for the i-th card from the top) — so OpenSpiel's algorithms see the true chance structure
+(a draw from more than `max_chance_outcomes` values is split into nodes over blocks of values,
+each with its exact probability). The engine's RNG is never read: the draws come from the
+chance actions (the runtime's `("draws", source)` hook). Observations are the seat's
+observation tensor and text (rulecraft.api); the information state string is everything the
+seat was told plus its view. Returns are `Match.returns(reward)`; a game its rules' `limit
+decisions` stops is terminal, its return shared equally ("win") or its scores so far ("score").
+States serialize as their history (OpenSpiel's default) and games as their parameters.
+"""
+from __future__ import annotations
+
+from . import require
+
+require("openspiel", "pyspiel", "numpy")
+
+import random
+
+import numpy as np
+import pyspiel
+
+from .. import api
+from ..engine.session import Session
+from ..runtime.helpers import MAX_INT
+
+SHORT_NAME = "rulecraft"
+NO_LIMIT_LENGTH = 1_000_000     # MaxGameLength of rules with no `limit decisions`: the adapter's bound
+PARAMETERS = {"game": "blackmore", "players": 0, "options": "", "reward": ""}
+MAX_PLAYERS = 64
+
+
+def load_game(game: str, players: int | None = None, options: dict | None = None, reward: str | None = None):
+    """A pyspiel.Game of a bundled game's name or a .rules path; options by name as rulecraft.load
+    takes them (written into the game's parameters as `name:value;…`)."""
+    text = ";".join(f"{k}:{_option_text(v)}" for k, v in (options or {}).items())
+    params = {"game": str(game), "players": int(players or 0), "options": text, "reward": reward or ""}
+    return pyspiel.load_game(SHORT_NAME, params)
+
+
+def _option_text(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _game_type(utility, min_players=1, max_players=MAX_PLAYERS):
+    return pyspiel.GameType(
+        short_name=SHORT_NAME, long_name="A rulecraft game (rules as text)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players, min_num_players=min_players,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=PARAMETERS)
+
+
+class _Stop(BaseException):
+    """Raised by a draw with no outcome yet: the rules stop there, at a chance node. A BaseException,
+    so that no `except Exception` of the engine (which would call it a failure) catches it."""
+
+    def __init__(self, outcomes):
+        self.outcomes = outcomes
+
+
+class _Draws:
+    """The outcomes of the chance nodes passed so far in one step of the game, read draw by draw."""
+
+    def __init__(self, positions, base: int):
+        self.positions = positions
+        self.base = base
+        self.read = 0
+
+    def _take(self, outcomes):
+        if self.read == len(self.positions):
+            raise _Stop(outcomes)
+        k = self.positions[self.read]
+        self.read += 1
+        return k
+
+    def below(self, n: int) -> int:
+        """A number in 0..n-1: one chance node if n <= base, else a node over blocks of values first."""
+        offset = 0
+        while n > self.base:
+            block = self.base
+            while block * self.base < n:
+                block *= self.base
+            count = -(-n // block)
+            k = self._take([(b, min(block, n - b * block) / n) for b in range(count)])
+            offset += k * block
+            n = min(block, n - k * block)
+        return offset + self._take([(k, 1.0 / n) for k in range(n)])
+
+
+_LOADED: dict = {}     # (game, players, options) -> rulecraft.Game: OpenSpiel makes a game again for every
+                       # deserialized state; the rules are read once per process
+
+
+def _rulecraft_game(ref: str, players: int, options: str) -> api.Game:
+    key = (ref, players, options)
+    if key not in _LOADED:
+        values = {}
+        for item in filter(None, options.split(";")):
+            name, _, value = item.partition(":")
+            values[name.strip()] = value.strip()
+        _LOADED[key] = api.load(ref, players=players or None, options=values)
+    return _LOADED[key]
+
+
+class RulecraftGame(pyspiel.Game):
+    def __init__(self, params=None):
+        params = dict(PARAMETERS, **(params or {}))
+        self.rc = _rulecraft_game(str(params["game"]), int(params["players"]), str(params["options"]))
+        n = self.rc.players
+        self.reward_kind = params["reward"] or ("score" if n == 1 else "win")
+        if self.reward_kind == "win":
+            utility, low, high, total = pyspiel.GameType.Utility.CONSTANT_SUM, 0.0, 1.0, 1.0
+        elif self.reward_kind == "score":
+            utility, low, high, total = pyspiel.GameType.Utility.GENERAL_SUM, float(-MAX_INT), float(MAX_INT), None
+        else:
+            raise api.UserError(f"reward is 'win' or 'score', not {self.reward_kind!r}")
+        program = self.rc.program
+        self.chance_base = max(16, len(program.card_names), program.max_players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.rc.num_actions, max_chance_outcomes=self.chance_base, num_players=n,
+            min_utility=low, max_utility=high, utility_sum=total,
+            max_game_length=program.limit if program.limit is not None else NO_LIMIT_LENGTH)
+        params["players"] = n
+        super().__init__(_game_type(utility), info, params)
+
+    def new_initial_state(self):
+        return RulecraftState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return RulecraftObserver(self, iig_obs_type, params)
+
+
+class RulecraftState(pyspiel.State):
+    """A rulecraft match at its last decision (or end), and the chance outcomes drawn since."""
+
+    def __init__(self, game: RulecraftGame):
+        super().__init__(game)
+        self._rc_game = game.rc
+        self._reward_kind = game.reward_kind
+        self._base = game.chance_base
+        self._match = None               # the match at the last decision node (None before the setup)
+        self._step = ("start", [])       # the step under way: ("start" or an action id, chance outcomes so far)
+        self._outcomes = None            # at a chance node: [(outcome, probability)]
+        self._advance()
+
+    # ------------------------------------------------------------ stepping through chance
+    def _advance(self) -> None:
+        """Run the step under way with the chance outcomes drawn so far: to its next chance node, or
+        to the end of the step (the next decision, or the end of the game)."""
+        what, positions = self._step
+        draws = _Draws(positions, self._base)
+        try:
+            if what == "start":
+                g = self._rc_game
+                session = Session.start(g.program, g.ref, g.players, 0, g._options, forced=[("draws", draws)])
+                match = api.Match(g, session)
+            else:
+                match = self._match.clone()
+                match.session.state.forced = [("draws", draws)]
+                match.apply(what)
+        except _Stop as stop:
+            self._outcomes = stop.outcomes
+            return
+        match.session.state.forced = None
+        self._match, self._step, self._outcomes = match, None, None
+
+    @property
+    def _truncated(self) -> bool:
+        limit = self._rc_game.program.limit
+        m = self._match
+        return m is not None and not m.over and limit is not None and m.session.state.decisions >= limit
+
+    def current_player(self):
+        if self._outcomes is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self._match.over or self._truncated:
+            return pyspiel.PlayerId.TERMINAL
+        return self._match.to_move - 1
+
+    def is_terminal(self):
+        return self._outcomes is None and (self._match.over or self._truncated)
+
+    def _legal_actions(self, player):
+        if self.is_terminal() or self._outcomes is not None or player != self._match.to_move - 1:
+            return []
+        return sorted(self._match.legal_ids())
+
+    def chance_outcomes(self):
+        return list(self._outcomes)
+
+    def _apply_action(self, action):
+        if self._outcomes is not None:
+            what, positions = self._step
+            self._step = (what, positions + [int(action)])
+        else:
+            self._step = (int(action), [])
+        self._outcomes = None
+        self._advance()
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
+        if self._match is not None and action in self._match.legal_ids():
+            label = self._match.label(action)
+            same = sum(1 for i in self._match.legal_ids() if self._match.label(i) == label)
+            return label if same == 1 else f"{label} (action {action})"
+        return f"action {action}"
+
+    def returns(self):
+        n = self._rc_game.players
+        if not self.is_terminal():
+            return [0.0] * n
+        if self._match.over:
+            got = self._match.returns(self._reward_kind)
+            return [got[k] for k in range(1, n + 1)]
+        if self._reward_kind == "win":                 # stopped by the rules' limit: shared
+            return [1.0 / n] * n
+        return [0.0] * n
+
+    # ------------------------------------------------------------ what a player knows
+    def _seat(self, player) -> int:
+        if not 0 <= player < self._rc_game.players:
+            raise ValueError(f"players are 0 to {self._rc_game.players - 1}, not {player}")
+        return player + 1
+
+    def observation_tensor_of(self, player) -> list[float]:
+        seat = self._seat(player)
+        if self._match is None:                        # chance nodes of the setup: nothing seen yet
+            return [0.0] * self._rc_game.observation_shape[0]
+        return self._match.observation_tensor(seat)
+
+    def observation_text_of(self, player) -> str:
+        seat = self._seat(player)
+        return self._match.observation_text(seat) if self._match is not None else "the game is being set up"
+
+    def information_state_text_of(self, player) -> str:
+        seat = self._seat(player)
+        return self._match.information_state_text(seat) if self._match is not None else "the game is being set up"
+
+    def resampled(self, player, rnd, tries: int = 20):
+        """A clone in which what `player` may not see is drawn anew (see `resampler`)."""
+        from ..engine import determinize
+        twin = self.clone()
+        if self._match is None or self._outcomes is not None:
+            return twin
+        for _ in range(tries):
+            other = determinize.sample(self._match.session.state, player, rnd)
+            if other is not None:
+                break
+        else:
+            raise api.UserError(f"no game player {player + 1} cannot tell from this one could be drawn "
+                                f"in {tries} tries (the rules failed from each)")
+        session = twin._match.session
+        other.sink, other.chance, other.forced = session.narration, session.chance, None
+        session.state = other
+        twin._match._texts.clear()
+        return twin
+
+    def __str__(self):
+        lines = [f"{d[0]}: {d[2]}" for d in self._match.decisions] if self._match is not None else []
+        if self._outcomes is not None:
+            what, positions = self._step
+            lines.append(f"chance after {what}: {positions}")
+        return "\n".join(lines) or "start"
+
+
+def resampler(seed: int = 0):
+    """For OpenSpiel's IS-MCTS (`ISMCTSBot.set_resampler`): a state the player cannot tell from the
+    real one, drawn from what it may not see (engine.determinize.sample: the hidden cards dealt again
+    among the places hidden from it, the hidden values drawn from their declared values). Derived
+    from the rules' `seen by`, never written per game."""
+    rnd = random.Random(seed)
+
+    def resample(state, player):
+        return state.resampled(player, rnd)
+    return resample
+
+
+class RulecraftObserver:
+    """OpenSpiel's PyObserver: the seat's observation tensor and text, or (perfect recall) its
+    information state text. Only what the seat itself may know is offered."""
+
+    def __init__(self, game: RulecraftGame, iig_obs_type=None, params=None):
+        if params:
+            raise ValueError(f"rulecraft observers take no parameters, not {params}")
+        obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not obs_type.public_info:
+            raise ValueError("rulecraft observes one player's own view (private_info=SINGLE_PLAYER, public_info=True)")
+        self.perfect_recall = obs_type.perfect_recall
+        size = 0 if self.perfect_recall else game.rc.observation_shape[0]
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        if not self.perfect_recall:
+            self.tensor[:] = state.observation_tensor_of(player)
+
+    def string_from(self, state, player):
+        if self.perfect_recall:
+            return state.information_state_text_of(player)
+        return state.observation_text_of(player)
+
+
+pyspiel.register_game(_game_type(pyspiel.GameType.Utility.GENERAL_SUM), RulecraftGame)

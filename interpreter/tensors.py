@@ -1,0 +1,204 @@
+"""A seat's observation as a fixed-length list of numbers, derived from the rules alone.
+
+The shape is known when a game is loaded for a number of players: it depends on the
+zones, cards, options and variables the rules declare, never on a game in progress.
+What a seat may not see is zero, read through the same tests as its view
+(`engine.views.can_see`, `sees_value`), so the encoding shows nothing the view hides.
+
+Segments, in order (`Encoder.layout` lists them with their offsets):
+
+- `seat`: one-hot, the observing seat; `to_move`: one-hot, the seat to decide (zeros when over);
+  `over`: 1 once the game is over;
+- per option: a choice one-hot, a bool 0/1, a range scaled to 0..1 between its bounds;
+- per zone instance at this player count (a per-player zone once per seat, a per-team zone once
+  per team): for each card of the zone's card type, by name (copies of a card share one place:
+  the seats cannot tell them apart either), how many are in the zone if the seat sees it; then,
+  if it sees it, which is on top (one-hot, by name); then `count`: how many cards the zone holds /
+  how many cards of its type exist (always public);
+- per variable (per seat, per team, per table entry): Int its value (unscaled: the rules give
+  it no bounds); Bool 0/1; an enum, a player, a team, a card or a zone one-hot over its
+  universe (a card by name); a list of such values the count of each value; any other list its length;
+  Str nothing. A value the seat may not see is all zeros.
+"""
+from __future__ import annotations
+
+from .check import types as T
+from .engine.views import can_see, sees_value
+from .runtime.helpers import MAX_INT, MAX_LEN
+
+
+class Encoder:
+    """The observation encoding of one program at one player count."""
+
+    def __init__(self, program, players: int):
+        self.program = program
+        self.n = players
+        self.layout: list[tuple[str, int, int]] = []     # (name, offset, length)
+        self._plan: list = []                            # (kind, offset, data) read by encode
+        self.low: list[float] = []                       # the least and greatest value of each number
+        self.high: list[float] = []                      # (Int: the rules keep numbers within ±MAX_INT)
+        self.size = 0
+        self._build()
+
+    # ------------------------------------------------------------ the shape
+    def _add(self, name: str, length: int, kind: str, data=None, low: float = 0.0, high: float = 1.0) -> None:
+        self.layout.append((name, self.size, length))
+        self._plan.append((kind, self.size, data))
+        self.low += [low] * length
+        self.high += [high] * length
+        self.size += length
+
+    def _build(self) -> None:
+        p, n = self.program, self.n
+        self._add("seat", n, "seat")
+        self._add("to_move", n, "to_move")
+        self._add("over", 1, "over")
+        for o in p.options:
+            if o.kind == "choice":
+                self._add(f"option {o.name}", len(o.values), "option", o)
+            else:
+                self._add(f"option {o.name}", 1, "option", o)
+        team_count = max(1, len(p.teams))
+        for z in p.zones:
+            count = n if z.owner == "player" else (team_count if z.owner == "team" else 1)
+            position, width = self._card_names(z.card_type)
+            total = max(1, len(position))
+            for k in range(count):
+                inst = z.base + k
+                name = p.zone_instance_names[inst]
+                self._add(f"zone {name}", width, "zone", (inst, position), high=float(total))
+                self._add(f"top {name}", width, "top", (inst, position))
+                self._add(f"count {name}", 1, "count", (inst, total))
+        for v in p.vars:
+            width, encode, (low, high) = self._value_encoder(v.type)
+            entries = v.table_size or 1
+            if v.owner == "player":
+                owners = [(k, f"{v.name} of player {k + 1}") for k in range(n)]
+            elif v.owner == "team":
+                owners = [(k, f"{v.name} of team {p.teams[k]}") for k in range(len(p.teams))]
+            else:
+                owners = [(None, v.name)]
+            for owner, name in owners:
+                if width * entries:
+                    self._add(f"var {name}", width * entries, "var", (v, owner, width, encode), low, high)
+
+    def _card_names(self, type_name: str) -> tuple[dict, int]:
+        """(card id -> the place of its name among the type's distinct names, how many names)."""
+        p = self.program
+        ids = p.cards_by_type.get(type_name, range(len(p.card_names)))     # a zone of any card: all of them
+        places: dict = {}
+        position = {c: places.setdefault(p.card_names[c], len(places)) for c in ids}
+        return position, len(places)
+
+    def _value_encoder(self, typ):
+        """(width, function (out, offset, value), (least, greatest)) for one value of a declared type."""
+        universe = self._universe(typ)
+        if universe is not None:
+            index, size = universe
+
+            def one_hot(out, at, value):
+                k = index(value)
+                if k is not None:
+                    out[at + k] = 1.0
+            return size, one_hot, (0.0, 1.0)
+        if typ is T.INT:
+            def number(out, at, value):
+                out[at] = float(value)
+            return 1, number, (float(-MAX_INT), float(MAX_INT))
+        if typ is T.BOOL:
+            def flag(out, at, value):
+                out[at] = 1.0 if value else 0.0
+            return 1, flag, (0.0, 1.0)
+        if isinstance(typ, T.ListT):
+            inner = self._universe(typ.elem)
+            if inner is not None:
+                index, size = inner
+
+                def counts(out, at, value):
+                    for x in value:
+                        k = index(x)
+                        if k is not None:
+                            out[at + k] += 1.0
+                return size, counts, (0.0, float(MAX_LEN))
+
+            def length(out, at, value):
+                out[at] = float(len(value))
+            return 1, length, (0.0, float(MAX_LEN))
+        return 0, None, (0.0, 0.0)                       # Str and anything without a number
+
+    def _universe(self, typ):
+        """(value -> position or None, size) for a type with a finite universe, else None."""
+        p = self.program
+        if isinstance(typ, T.EnumT):
+            size = len(typ.values)
+        elif typ is T.PLAYER:
+            size = self.n
+        elif typ is T.TEAM:
+            size = max(1, len(p.teams))
+        elif isinstance(typ, T.ZoneT):
+            size = len(p.zone_instance_names)
+        elif isinstance(typ, T.CardT) or typ is T.ANYCARD:
+            position, width = self._card_names(typ.name)
+            return position.get, width
+        else:
+            return None
+
+        def index(value):
+            k = int(value) if type(value) in (int, bool) else None
+            return k if k is not None and 0 <= k < size else None
+        return index, size
+
+    # ------------------------------------------------------------ one observation
+    def encode(self, m, viewer: int) -> list[float]:
+        """The observation of seat `viewer` (0-based) in state `m`."""
+        out = [0.0] * self.size
+        pending = m.pending
+        for kind, at, data in self._plan:
+            if kind == "zone":
+                inst, position = data
+                cards = m.zones[inst]
+                if cards and can_see(m, inst, viewer):
+                    for c in cards:
+                        out[at + position[c]] += 1.0
+            elif kind == "top":
+                inst, position = data
+                cards = m.zones[inst]
+                if cards and can_see(m, inst, viewer):
+                    out[at + position[cards[-1]]] = 1.0
+            elif kind == "count":
+                inst, total = data
+                out[at] = len(m.zones[inst]) / total
+            elif kind == "var":
+                v, owner, width, encode = data
+                if not sees_value(m, v, owner, viewer):
+                    continue
+                value = m.vars[v.slot]
+                if owner is not None:
+                    value = value[owner]
+                if v.table_size:
+                    for j, x in enumerate(value):
+                        encode(out, at + j * width, x)
+                else:
+                    encode(out, at, value)
+            elif kind == "seat":
+                out[at + viewer] = 1.0
+            elif kind == "to_move":
+                if pending is not None:
+                    out[at + pending[1]] = 1.0
+            elif kind == "over":
+                out[at] = 1.0 if m.result is not None else 0.0
+            elif kind == "option":
+                o = data
+                value = m.vars[o.slot]
+                if o.kind == "choice":
+                    out[at + value] = 1.0
+                elif o.kind == "bool":
+                    out[at] = 1.0 if value else 0.0
+                else:
+                    lo, hi = o.values
+                    out[at] = (value - lo) / (hi - lo) if hi > lo else 0.0
+        return out
+
+    def describe(self) -> list[str]:
+        """The layout as lines of text: offset, length, name (for documentation and debugging)."""
+        return [f"{at:6d} {length:5d}  {name}" for name, at, length in self.layout]

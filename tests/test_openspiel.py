@@ -1,0 +1,179 @@
+"""The OpenSpiel adapter passes OpenSpiel's own random simulation test on every bundled game, and its
+chance nodes are the engine's draws: fed the engine's own generator, it plays the engine's game."""
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import pyspiel                         # the openspiel extra, installed by the test extra: never skipped
+import pytest
+
+import rulecraft
+from rulecraft.rl import openspiel as rcos
+from rulecraft.runtime import rng
+
+EX = str(Path(__file__).resolve().parent.parent / "examples") + "/"     # wherever pytest runs from
+
+
+def configurations():
+    out = []
+    for ref in rulecraft.game_names():
+        program = rulecraft.load(ref).program
+        for n in sorted({program.min_players, program.max_players}):
+            out.append(pytest.param(ref, n, id=f"{ref}-{n}"))
+    out += [pytest.param(EX + "nim.rules", 3, id="nim-3"),
+            pytest.param(EX + "rock-paper-scissors.rules", 2, id="rps-2"),
+            pytest.param(EX + "high-card.rules", 2, id="high-card-2")]
+    return out
+
+
+@pytest.mark.parametrize("ref, players", configurations())
+def test_openspiel_random_sim_test(ref, players):
+    game = rcos.load_game(ref, players=players)
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+class EngineChance:
+    """The engine's own generator, drawing each chance node's outcome as `rng.below` would."""
+
+    def __init__(self, seed):
+        self.rng = rng.seed_state(seed)
+
+    def pick(self, outcomes):
+        assert all(abs(p - 1 / len(outcomes)) < 1e-12 for _o, p in outcomes)    # each draw is uniform
+        return outcomes[rng.below(self, len(outcomes))][0]
+
+
+@pytest.mark.parametrize("ref, players", [("blackmore", 4), ("three-sisters", 2), (EX + "nim.rules", 2)],
+                         ids=["blackmore", "three-sisters", "nim"])
+def test_chance_nodes_are_the_engines_draws(ref, players):
+    """Fisher–Yates one swap per node and `random` one node per draw, in the engine's order: the same
+    outcomes give the very game `rulecraft.load(...).new(seed)` plays."""
+    seed = 12
+    match = rulecraft.load(ref, players=players).new(seed=seed)
+    state = rcos.load_game(ref, players=players).new_initial_state()
+    chance, pick, nodes = EngineChance(seed), random.Random(3), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(chance.pick(state.chance_outcomes()))
+            nodes += 1
+            continue
+        assert state.current_player() == match.to_move - 1
+        assert state.legal_actions() == sorted(match.legal_ids())
+        assert state.observation_tensor(state.current_player()) == pytest.approx(
+            match.observation_tensor(match.to_move))
+        action = pick.choice(match.legal_ids())
+        match.apply(action)
+        state.apply_action(action)
+    assert match.over and nodes > 0
+    assert state.returns() == [match.returns()[k] for k in range(1, players + 1)]
+
+
+def test_a_shuffle_is_one_node_per_swap():
+    state = rcos.load_game("blackmore", players=2).new_initial_state()
+    sizes = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        sizes.append(len(outcomes))
+        assert sum(p for _o, p in outcomes) == pytest.approx(1.0)
+        state.apply_action(outcomes[0][0])
+    assert sizes[:53] == list(range(54, 1, -1))       # the deck of 54 witches, then who starts
+    assert sizes[53:] == [2]
+
+
+def test_a_draw_larger_than_the_chance_space_is_split_exactly():
+    draws = rcos._Draws([], base=4)
+    with pytest.raises(rcos._Stop) as stop:
+        draws.below(10)                               # blocks of 4, 4 and 2 values
+    assert stop.value.outcomes == [(0, 0.4), (1, 0.4), (2, 0.2)]
+    assert rcos._Draws([2, 1], base=4).below(10) == 9
+    assert rcos._Draws([1, 3], base=4).below(10) == 7
+
+
+def test_information_state_and_observation_strings_are_the_seats_own():
+    game = rcos.load_game("blackmore", players=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    texts = [state.information_state_string(p) for p in range(3)]
+    assert len(set(texts)) == 3
+    for p in range(3):
+        assert f"as Player {p + 1} sees it" in state.observation_string(p)
+        assert len(state.observation_tensor(p)) == game.observation_tensor_size()
+    with pytest.raises(Exception):
+        state.observation_string(3)
+
+
+def test_states_serialize_clone_and_pickle():
+    game = rcos.load_game("blackmore", players=3, options={"wheel": "ascending"})
+    assert str(game) == "rulecraft(game=blackmore,options=wheel:ascending,players=3,reward=)"
+    state = game.new_initial_state()
+    rnd = random.Random(1)
+    for _ in range(80):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+        else:
+            state.apply_action(rnd.choice(state.legal_actions()))
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    twin = state.clone()
+    for s in (again, twin):
+        assert str(s) == str(state) and s.history() == state.history()
+        assert s.information_state_string(1) == state.information_state_string(1)
+    twin.apply_action(twin.legal_actions()[0] if not twin.is_chance_node() else twin.chance_outcomes()[0][0])
+    assert twin.history() != state.history()
+    assert pickle.loads(pickle.dumps(state._match)).to_yaml() == state._match.to_yaml()
+
+
+def test_bad_parameters_are_one_sentence():
+    with pytest.raises(Exception, match="is for 2 to 6 players, not 9"):
+        rcos.load_game("blackmore", players=9)
+    with pytest.raises(Exception, match="reward is 'win' or 'score'"):
+        rcos.load_game("blackmore", players=2, reward="money")
+
+
+def test_the_resampler_keeps_what_the_player_sees_and_redraws_the_rest():
+    from rulecraft.engine import views
+    game = rcos.load_game("blackmore", players=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    player = state.current_player()
+    resample = rcos.resampler(seed=4)
+    hand = next(z for z in state._match.game.program.zones if z.name == "hand")
+    hands = set()
+    for _ in range(5):
+        other = resample(state, player)
+        m, o = state._match.session.state, other._match.session.state
+        assert views.view(o, player) == views.view(m, player)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert o.zones[hand.base + player] == m.zones[hand.base + player]
+        hands.add(tuple(o.zones[hand.base + (player + 1) % 3]))
+    assert len(hands) > 1                              # the others' hands are dealt anew
+
+
+def test_the_resampler_draws_a_secret_choice_anew():
+    game = rcos.load_game(EX + "rock-paper-scissors.rules", players=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[0])       # the first player throws, secretly
+    seen = set()
+    thrown = next(v for v in state._match.game.program.vars if v.name == "thrown")
+    for seed in range(12):
+        other = rcos.resampler(seed)(state, 1)
+        seen.add(other._match.session.state.vars[thrown.slot][0])
+    assert seen == {0, 1, 2}
+
+
+def test_the_examples_run_a_bot_and_learn():
+    import runpy
+    root = Path(__file__).resolve().parent.parent / "examples" / "rl"
+    ismcts = runpy.run_path(str(root / "ismcts_blackmore.py"))
+    results = ismcts["play"](games=1, simulations=5)
+    assert len(results) == 1 and 0.0 <= results[0] <= 1.0
+    nim = runpy.run_path(str(root / "qlearning_nim.py"))
+    rates = nim["train"](episodes=1500, report_every=1500)
+    assert rates[0] < 0.7 and rates[-1] > 0.85           # it learns: from about a half to most games
