@@ -26,6 +26,7 @@ commands:
   list     bundled games, their player counts and options
   replay   replay a transcript written by --log, checking every decision
   test     run a game's scenarios and explore random games for broken rules
+  fmt      lay out rule files in the one canonical way (--check, --diff)
 
 examples:
   rulecraft run blackmore --seed 7
@@ -99,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .test import add_parser as add_test
     add_test(sub, GAME_HELP, SET_HELP)
+    from .fmt import add_parser as add_fmt
+    add_fmt(sub)
     return parser
 
 
@@ -116,7 +119,8 @@ def _commands():
     from .replay import cmd_replay
     from .run import cmd_run
     from .test import cmd_test
-    return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
+    from .fmt import cmd_fmt
+    return {"fmt": cmd_fmt, "run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
             "test": cmd_test}
 
 
