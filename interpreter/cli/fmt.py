@@ -34,7 +34,9 @@ def cmd_fmt(args) -> int:
             failed += 1
             continue
         if path == "-" and not (args.check or args.diff):
-            sys.stdout.write(result)
+            # piped to an editor: the text itself; at a terminal: through the CLI's sanitizer
+            out = sys.stdout if sys.__stdout__ is None or sys.__stdout__.isatty() else sys.__stdout__
+            out.write(result)
             continue
         if result == text:
             continue

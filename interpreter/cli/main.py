@@ -27,6 +27,7 @@ commands:
   replay   replay a transcript written by --log, checking every decision
   test     run a game's scenarios and explore random games for broken rules
   fmt      lay out rule files in the one canonical way (--check, --diff)
+  lsp      a language server for editors (needs rulecraft[lsp])
 
 examples:
   rulecraft run blackmore --seed 7
@@ -102,6 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_test(sub, GAME_HELP, SET_HELP)
     from .fmt import add_parser as add_fmt
     add_fmt(sub)
+    from .lsp import add_parser as add_lsp
+    add_lsp(sub)
     return parser
 
 
@@ -120,7 +123,8 @@ def _commands():
     from .run import cmd_run
     from .test import cmd_test
     from .fmt import cmd_fmt
-    return {"fmt": cmd_fmt, "run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
+    from .lsp import cmd_lsp
+    return {"fmt": cmd_fmt, "lsp": cmd_lsp, "run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
             "test": cmd_test}
 
 
