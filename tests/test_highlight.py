@@ -81,6 +81,7 @@ def test_the_vscode_extension_folder():
     assert language["extensions"] == [".rules"]
     assert (VSCODE / language["configuration"]).exists()
     assert (VSCODE / package["contributes"]["grammars"][0]["path"]).exists()
+    assert (VSCODE / package["main"]).exists() and package["activationEvents"] == ["onLanguage:rulecraft"]
     config = json.loads((VSCODE / "language-configuration.json").read_text(encoding="utf-8"))
     assert config["comments"]["lineComment"] == "#"
     assert re.search(config["indentationRules"]["increaseIndentPattern"], "rule play:   # the game")
