@@ -28,6 +28,7 @@ commands:
   test     run a game's scenarios and explore random games for broken rules
   fmt      lay out rule files in the one canonical way (--check, --diff)
   lsp      a language server for editors (needs rulecraft[lsp])
+  doc      a game's rules as a Markdown or HTML document
 
 examples:
   rulecraft run blackmore --seed 7
@@ -36,6 +37,7 @@ examples:
   rulecraft play blackmore --seat 1 --save game.save
   rulecraft play --load game.save
   rulecraft check games/blackmore.rules
+  rulecraft doc blackmore --out blackmore.html
   rulecraft test examples/blackmore-no-refill.rules --explore 5
   rulecraft replay blackmore-no-refill.failure.yaml --step --omniscient
 
@@ -105,6 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_fmt(sub)
     from .lsp import add_parser as add_lsp
     add_lsp(sub)
+    from .doc import add_parser as add_doc
+    add_doc(sub, GAME_HELP)
     return parser
 
 
@@ -124,7 +128,8 @@ def _commands():
     from .test import cmd_test
     from .fmt import cmd_fmt
     from .lsp import cmd_lsp
-    return {"fmt": cmd_fmt, "lsp": cmd_lsp, "run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
+    from .doc import cmd_doc
+    return {"fmt": cmd_fmt, "lsp": cmd_lsp, "doc": cmd_doc, "run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
             "test": cmd_test}
 
 

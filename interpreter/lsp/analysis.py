@@ -18,6 +18,7 @@ from ..builtins import REGISTRY
 from ..check.checker import check
 from ..check.modules import bundled_dir, display_path, load_declarations
 from ..diagnostics import Diagnostic, RulesError, Span
+from ..document.source import first_line, leading_comment
 from ..highlight import words
 from ..syntax import ast
 from ..syntax.parser import parse_module
@@ -91,58 +92,16 @@ def _definitions(decls, sources: dict) -> dict:
         if kind is None or "@original" in getattr(d, "name", ""):
             continue
         name = d.name
-        out[name] = Definition(name, kind, d.span, _first_line(d.span, sources), _doc_comment(d.span, sources))
+        out[name] = Definition(name, kind, d.span, first_line(d.span, sources), leading_comment(d.span, sources)[0])
         if isinstance(d, ast.EnumDecl):
             for value in d.values:
-                out.setdefault(value, Definition(value, "enum value", d.span, _first_line(d.span, sources),
+                out.setdefault(value, Definition(value, "enum value", d.span, first_line(d.span, sources),
                                                  f"a value of the enum {d.name}", d.name))
         if isinstance(d, ast.CardDecl):
             for f in d.fields:
-                out.setdefault(f"{d.name}.{f.name}", Definition(f.name, "field", f.span, _first_line(f.span, sources),
+                out.setdefault(f"{d.name}.{f.name}", Definition(f.name, "field", f.span, first_line(f.span, sources),
                                                                f"a field of the card {d.name}", d.name))
     return out
-
-
-def _line(span: Span, sources: dict, n: int) -> str | None:
-    text = sources.get(span.file)
-    if text is None:
-        return None
-    lines = text.splitlines()
-    return lines[n - 1] if 0 < n <= len(lines) else None
-
-
-def _first_line(span: Span, sources: dict) -> str:
-    line = _line(span, sources, span.line)
-    if line is None:
-        return ""
-    return _strip_comment(line).strip()
-
-
-def _strip_comment(line: str) -> str:
-    quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return line[:i].rstrip()
-    return line
-
-
-def _doc_comment(span: Span, sources: dict) -> str:
-    """The comment lines right above a declaration (and its own trailing comment): what the author says of it."""
-    out = []
-    n = span.line - 1
-    while n > 0:
-        line = _line(span, sources, n)
-        if line is None or not line.strip().startswith("#") or set(line.strip()) <= set("#-= "):
-            break
-        out.append(line.strip().lstrip("#").strip())
-        n -= 1
-    own = _line(span, sources, span.line) or ""
-    trailing = own[len(_strip_comment(own)):].strip()
-    if trailing:
-        out.insert(0, trailing.lstrip("#").strip())
-    return "\n".join(reversed(out)) if out else ""
 
 
 # ------------------------------------------------------------------ positions
