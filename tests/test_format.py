@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rulecraft.diagnostics import RulesError
@@ -172,7 +172,6 @@ def _loose_line(line: str) -> str:
     return line
 
 
-@settings(max_examples=40)
 @given(st.sampled_from(CORPUS), st.randoms(use_true_random=False))
 def test_any_layout_formats_to_the_canonical_one(item, rnd):
     name, text = item

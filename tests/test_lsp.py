@@ -246,3 +246,49 @@ def test_cli_without_the_extra_says_what_to_install(tmp_path):
             "builtins.__import__ = fake\nfrom rulecraft.cli.main import main\nsys.exit(main(['lsp']))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT)
     assert result.returncode == 1 and "pip install 'rulecraft[lsp]'" in result.stderr
+
+
+def test_hover_tells_the_type_the_checker_worked_out(tmp_path):
+    from rulecraft.lsp import analysis
+    text = GAME + "def doubled(c: Chip) = worth(c) * 2\n"
+    a = analysis.analyse(tmp_path / "tiny.rules", text)
+    assert a.diagnostics == []
+    assert analysis.hover_text(analysis.lookup(a, text.count("\n") - 1, 5)).startswith("(def) doubled: Int\n")
+    assert analysis.hover_text(a.definitions["hand"]).startswith("(zone) hand: Zone[Chip]")
+    assert analysis.hover_text(analysis.lookup(a, *_pos(text, "c.value"))).startswith("(parameter) c")
+
+
+def _pos(text: str, needle: str) -> tuple[int, int]:
+    p = at(text, needle)
+    return p["line"], p["character"]
+
+
+# ------------------------------------------------------------------ broken texts never break the server
+import tempfile  # noqa: E402
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from test_mutations import mutated  # noqa: E402
+
+FOLDER = Path(tempfile.mkdtemp(prefix="rulecraft-lsp-"))
+
+
+@given(mutated(), st.integers(0, 10**6))
+def test_every_answer_survives_broken_texts(item, where):
+    from rulecraft.lsp import analysis, server
+    name, data = item
+    text = data.decode("utf-8", "replace")
+    a = analysis.analyse(FOLDER / name, text)
+    uri = (FOLDER / name).as_uri()
+    for d in a.diagnostics:
+        converted = server._to_lsp(d, a, uri)
+        assert converted.range.start.line >= 0 and converted.message
+    lines = text.split("\n")
+    line = where % len(lines)
+    col = where % (len(lines[line]) + 1)
+    found = analysis.lookup(a, line, col)
+    if found is not None:
+        assert analysis.hover_text(found)
+    assert analysis.completions(a, line, col)
+    analysis.symbols(a.module)

@@ -39,6 +39,7 @@ class Definition:
     detail: str = ""        # the declaration's first line, as written
     doc: str = ""           # the comment lines just above it
     owner: str = ""         # for a field: its card; for an enum value: its enum
+    type: str = ""          # its type as the checker worked it out (a def's result), when known
 
 
 @attrs.define
@@ -62,12 +63,15 @@ def analyse(path: Path, text: str, overlays: dict | None = None) -> Analysis:
         return Analysis(path, text, None, list(e.diagnostics), _previous_definitions(path), {shown: text})
     loaded = load_declarations(path, buffers)
     diags = list(loaded.diagnostics)
+    checkers: list = []
     if not any(d.severity == "error" for d in diags):
         try:
-            check(loaded.decls, loaded.originals, diags, Span(shown, 1, 1), _is_module(module))
+            check(loaded.decls, loaded.originals, diags, Span(shown, 1, 1), _is_module(module), inspect=checkers)
         except RecursionError:
             diags.append(Diagnostic(Span(shown, 1, 1), "these rules are too deeply nested to check"))
     definitions = _definitions(loaded.decls, loaded.sources)
+    if checkers:
+        _add_types(definitions, checkers[0])
     _LAST[path] = definitions
     mine = [d for d in diags if d.span.file == shown]
     return Analysis(path, text, module, mine, definitions, loaded.sources)
@@ -78,6 +82,20 @@ _LAST: dict = {}    # the definitions of a file's last readable version, for a b
 
 def _previous_definitions(path: Path) -> dict:
     return _LAST.get(path, {})
+
+
+def _add_types(definitions: dict, checker) -> None:
+    """Each global name's type from the checker's tables: a def's result even when the file leaves it out."""
+    for name, d in definitions.items():
+        if d.kind not in ("def", "zone", "var", "option", "enum value", "cards"):
+            continue
+        sym = checker.defs.get(name) if d.kind == "def" else checker.globals.get(name)
+        typ = getattr(sym, "ret", None) if d.kind == "def" else getattr(sym, "type", None)
+        if typ is not None:
+            try:
+                d.type = str(typ)
+            except Exception:          # a type that cannot name itself is left out of the hover
+                continue
 
 
 def _is_module(module: ast.Module) -> bool:
@@ -216,7 +234,7 @@ def lookup(a: Analysis, line: int, col: int) -> Definition | None:
 
 
 def hover_text(d: Definition) -> str:
-    head = f"({d.kind}) {d.name}" + (f" of {d.owner}" if d.owner else "")
+    head = f"({d.kind}) {d.name}" + (f": {d.type}" if d.type else "") + (f" of {d.owner}" if d.owner and d.kind == "field" else "")
     parts = [head]
     if d.detail:
         parts.append(f"```rulecraft\n{d.detail}\n```")
