@@ -196,7 +196,7 @@ def test_hover_definition_completion_symbols_formatting(client, tmp_path):
     assert {"pile", "hand", "worth", "chips", "p", "top", "shuffle"} <= names and "value" not in names
     fields = {i["label"] for i in client.request("textDocument/completion",
                                                   {**doc, "position": at(GAME, "c.value", 0, 2)})["items"]}
-    assert {"value", "hand", "owner"} <= fields and "worth" not in fields
+    assert fields == {"value", "owner"}                       # c: Chip, so a Chip's fields
 
     symbols = client.request("textDocument/documentSymbol", doc)
     assert [s["name"] for s in symbols] == ["pile", "Chip", "chips", "hand", "worth", "play", "score"]
@@ -256,6 +256,22 @@ def test_hover_tells_the_type_the_checker_worked_out(tmp_path):
     assert analysis.hover_text(analysis.lookup(a, text.count("\n") - 1, 5)).startswith("(def) doubled: Int\n")
     assert analysis.hover_text(a.definitions["hand"]).startswith("(zone) hand: Zone[Chip]")
     assert analysis.hover_text(analysis.lookup(a, *_pos(text, "c.value"))).startswith("(parameter) c")
+
+
+def test_attribute_completion_follows_the_declared_type(tmp_path):
+    from rulecraft.lsp import analysis
+    text = GAME.replace("cards chips =", "card Token(colour: Int)\nvar lead: Player\ncards chips =")
+    text += "def f(c: Chip, q: Player, t: Token): Int = c.value + size(q.hand) + t.colour + size(lead.hand)\n"
+    a = analysis.analyse(tmp_path / "tiny.rules", text)
+    assert a.diagnostics == []
+
+    def names(needle, offset):
+        return {d.name for d in analysis.completions(a, *_pos(text, needle)[:1], _pos(text, needle)[1] + offset)}
+    assert names("c.value", 2) == {"value", "owner"}
+    assert names("q.hand", 2) == {"hand"}
+    assert names("t.colour", 2) == {"colour", "owner"}
+    assert names("lead.hand", 5) == {"hand"}                     # a var's declared type
+    assert names("p.hand", 2) >= {"hand", "value", "colour"}      # a loop variable: its type is not written
 
 
 def _pos(text: str, needle: str) -> tuple[int, int]:

@@ -248,14 +248,7 @@ def completions(a: Analysis, line: int, col: int) -> list[Definition]:
     lines = a.text.split("\n")
     before = lines[line][:col] if 0 <= line < len(lines) else ""
     if re.search(r"\.\s*[A-Za-z_0-9]*$", before):
-        seen: dict = {}
-        for d in a.definitions.values():
-            if d.kind == "field":
-                seen.setdefault(d.name, d)
-            elif d.kind in ("zone", "var") and re.search(r"\bper\b", d.detail):
-                seen.setdefault(d.name, d)
-        seen.setdefault("owner", Definition("owner", "field", Span("", 0, 0), doc="the player a card belongs to"))
-        return sorted(seen.values(), key=lambda d: d.name)
+        return _attributes(a, _receiver_type(a, line, col))
     out: dict = {}
     decl = enclosing_decl(a.module, line, col)
     if decl is not None:
@@ -269,6 +262,39 @@ def completions(a: Analysis, line: int, col: int) -> list[Definition]:
     for w in words.keywords():
         out.setdefault(w, Definition(w, "keyword", Span("", 0, 0)))
     return list(out.values())
+
+
+def _receiver_type(a: Analysis, line: int, col: int) -> str | None:
+    """The declared type of the name before the `.` at a position, when it says (`c: Witch`, `var first: Player`)."""
+    receiver = receiver_before(a.text, line, col)
+    if receiver is None:
+        return None
+    if receiver == "player":                      # `player(1).hand`
+        return "Player"
+    decl = enclosing_decl(a.module, line, col)
+    if decl is not None:
+        for b in reversed(local_bindings(decl, line)):
+            if b.name == receiver:
+                m = re.fullmatch(r"\w+: (\w+)", b.detail)
+                return m.group(1) if m else None
+    d = a.definitions.get(receiver)
+    return d.type if d is not None and d.kind in ("var", "def") and d.type else None
+
+
+def _attributes(a: Analysis, typ: str | None) -> list[Definition]:
+    """What may follow a `.`: a card's fields, a player's own zones and variables, or (type unknown) all of them."""
+    cards = {d.owner for d in a.definitions.values() if d.kind == "field"}
+    is_card, is_player = typ in cards, typ == "Player"
+    unknown = not is_card and not is_player
+    seen: dict = {}
+    for d in a.definitions.values():
+        if d.kind == "field" and (unknown or d.owner == typ):
+            seen.setdefault(d.name, d)
+        elif d.kind in ("zone", "var") and re.search(r"\bper\b", d.detail) and (unknown or is_player):
+            seen.setdefault(d.name, d)
+    if unknown or is_card:
+        seen.setdefault("owner", Definition("owner", "field", Span("", 0, 0), doc="the player a card belongs to"))
+    return sorted(seen.values(), key=lambda d: d.name)
 
 
 def path_of(shown: str) -> Path | None:
