@@ -78,7 +78,9 @@ def _comments(text: str) -> list[str]:
     return out
 
 
-# Files that other work in progress is still editing; they are formatted by a last, separate commit.
+# Not yet in the canonical layout (47 lines: continuation lines aligned by eye, the brews' table in
+# columns). Formatting it changes its SHA-256, which the transcripts in tests/golden/before-redesign/
+# are bound to, and it is being edited for issue 12: it is formatted when that work lands.
 NOT_YET_FORMATTED = {"games/weird-sisters.rules"}
 
 
