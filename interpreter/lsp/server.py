@@ -104,12 +104,34 @@ def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams):
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams):
-    _publish(ls, params.text_document.uri)
+    _publish_with_dependents(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams):
-    _publish(ls, params.text_document.uri)
+    _publish_with_dependents(ls, params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams):
+    _CACHE.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+def _publish_with_dependents(ls: LanguageServer, uri: str) -> None:
+    """This document, then every other open one whose game reads it (a variant of it, a game importing it)."""
+    _publish(ls, uri)
+    changed = Path(to_fs_path(uri)).resolve()
+    for other in list(ls.workspace.text_documents):
+        if other == uri:
+            continue
+        cached = _CACHE.get(other)
+        if cached is None or _reads(cached[1], changed):
+            _publish(ls, other)
+
+
+def _reads(a: analysis.Analysis, path: Path) -> bool:
+    return any(analysis.path_of(shown) == path for shown in a.sources)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
