@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulecraft.check.modules import bundled_games, load_declarations
+from rulecraft.check.modules import bundled_games, display_path, load_declarations, stdlib_modules
 from rulecraft.document import document
 from rulecraft.document.render import html_page, markdown
 from rulecraft.syntax import ast
@@ -21,7 +21,8 @@ GAMES = sorted(bundled_games().values()) + sorted((ROOT / "examples").glob("*.ru
 def test_every_part_of_the_game_is_in_its_document(path):
     blocks = document(path)
     md = markdown(blocks)
-    decls = [d for d in load_declarations(path).decls if not d.span.file.startswith("stdlib/")
+    stdlib = {display_path(p) for p in stdlib_modules().values()}
+    decls = [d for d in load_declarations(path).decls if d.span.file not in stdlib
              and "@original" not in str(getattr(d, "name", ""))]
     title = next(d.title for d in decls if isinstance(d, ast.GameDecl))
     assert md.startswith(f"# {title}\n")

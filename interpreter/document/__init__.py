@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..check.modules import display_path, load_declarations
+from ..check.modules import display_path, load_declarations, stdlib_modules
 from ..diagnostics import RulesError
 from ..syntax import ast
 from .source import header_comment, leading_comment, source_of
@@ -33,8 +33,9 @@ def document(path: Path) -> list[tuple]:
     load_file(path)                              # a document of a game that does not check would mislead
     sources = loaded.sources
     # the game's own declarations and its base game's; the bundled modules it imports are named, not copied
+    stdlib = {display_path(p) for p in stdlib_modules().values()}
     decls = [d for d in loaded.decls if "@original" not in str(getattr(d, "name", ""))
-             and not d.span.file.startswith("stdlib/")]
+             and d.span.file not in stdlib]
     entry_text = sources.get(display_path(path), "")
     blocks: list[tuple] = []
     title = next((d.title for d in decls if isinstance(d, ast.GameDecl)), path.stem)

@@ -108,7 +108,6 @@ class _Gap:
         stripped = first.strip()
         self.trailing = None
         self.trailing_col = 0
-        self.backslash = stripped == "\\"
         if stripped.startswith("#"):
             self.trailing = stripped
             self.trailing_col = col + _indent_width(first[:first.index("#")])
