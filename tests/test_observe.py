@@ -402,3 +402,47 @@ def test_reveal_shows_a_secret_on_purpose(rules_file, copy, leaks):
         except properties.PropertyFailure:
             found = True
     assert found == leaks
+
+
+TWO_STEPS = '''game "Two steps"
+players 2
+card Chip(n: 1..6)
+cards chips = [Chip(n) for n in 1..6]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+zone table of Chip
+enum Deed: Play, Done
+rule setup:
+    move chips to bag
+    shuffle bag
+rule play:
+    for p in players:
+        repeat 2:
+            move top(bag) to p.hand
+    let p = players[0]
+    p may choose d in Deed where d == Play and any(c.n > 4 for c in p.hand) as "play a high chip" or "done":
+        p chooses c in p.hand where c.n > 4 as "play {c}":
+            move c to table
+'''
+
+
+def test_a_world_the_rules_cannot_go_on_from_is_not_one_the_seat_could_be_in(rules_file):
+    """Midway through a move of two steps ("play a high chip", then which), the others know the player holds
+    a high chip; a reshuffle of her hand that leaves her none is not a game they could be in. The checks
+    skip it (as `determinize.sample` does) instead of reporting the rules' stop as an internal error."""
+    from rulecraft.engine import machine
+    from rulecraft.validate import properties
+    program = load_file(rules_file(TWO_STEPS))
+    tried = 0
+    for seed in range(40):
+        m = machine.new_game(program, 2, None, seed, sink=[])
+        if "play a high chip" not in [machine.label(m, i) for i in machine.legal_ids(m)]:
+            continue
+        machine.decide(m, next(i for i in machine.legal_ids(m) if machine.label(m, i) == "play a high chip"))
+        for shuffle_seed in range(4):
+            rnd = __import__("random").Random(shuffle_seed)
+            permute = lambda n: properties._permutation(rnd, n)
+            properties.check_view_hides(m, 1, 1, permute)
+            properties.check_observation(m, 1, 1, permute, lambda n: 0)
+            tried += 1
+    assert tried

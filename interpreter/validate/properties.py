@@ -91,7 +91,9 @@ def check_view_hides(m, step, viewer, permute):
 
 def hidden_otherwise(m, viewer, permute):
     """A copy of the game that differs from it only in what `viewer` may not see (the cards hidden from
-    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden."""
+    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden
+    or the rules cannot go on from that copy: midway through a move ("cast a spell", then which) what was
+    told already rules some copies out, as `determinize.sample` skips them."""
     places = determinize.hidden_places(m, viewer)
     secrets = [(v, k) for v, k in determinize.hidden_values(m, viewer)
                if not v.table_size and type(determinize.get_value(m, v, k)) in (int, bool)]
@@ -103,7 +105,10 @@ def hidden_otherwise(m, viewer, permute):
     for v, k in secrets:
         value = determinize.get_value(other, v, k)
         determinize.set_value(other, v, k, (not value) if type(value) is bool else value + 1)
-    determinize.ask_again(other)
+    try:
+        determinize.ask_again(other)
+    except RulesRuntimeError:           # not a game the viewer could be in
+        return None
     return other
 
 
