@@ -446,3 +446,35 @@ def test_a_world_the_rules_cannot_go_on_from_is_not_one_the_seat_could_be_in(rul
             properties.check_observation(m, 1, 1, permute, lambda n: 0)
             tried += 1
     assert tried
+
+
+GLIMPSE = '''game "Glimpse"
+players 2
+card Chip(n: 1..9)
+cards chips = [Chip(n) for n in 1..9]
+zone bag of Chip, seen by nobody
+zone table of Chip
+rule setup:
+    move chips to bag
+    shuffle bag
+rule play:
+    repeat 3:
+        for p in players:
+            p chooses k in 1..2 as "glimpse {k}":
+                move top(bag) to table
+                say "The chip on the table shows {top(table).n}."
+                move table to bag
+                shuffle bag
+'''
+
+
+def test_a_card_told_by_its_field_in_passing_is_shown_not_leaked(rules_file):
+    """A chip drawn face up, told by its number and put back into the bag within one decision, has come into
+    everyone's sight: the games may differ from there on, as after a card named in a text."""
+    from rulecraft.engine import machine
+    from rulecraft.validate import properties
+    program = load_file(rules_file(GLIMPSE))
+    for seed in range(5):
+        m = machine.new_game(program, 2, None, seed, sink=[])
+        rnd = __import__("random").Random(seed)
+        properties.check_observation(m, 0, 0, lambda n: properties._permutation(rnd, n), lambda n: 0, further=4)

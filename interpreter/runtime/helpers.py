@@ -322,6 +322,10 @@ def seal(m, segments) -> tuple:
                     mask &= masks[m.where[c]]
             for z in zones:
                 mask &= masks[z]
+            if log is not None:         # a card told by its field ("Red") is shown too, to who is told it
+                for c in cards:
+                    if c is not None and mask:
+                        log[c] = log.get(c, 0) | mask
             out.append(text if mask == everyone else (text, mask, hidden))
         else:
             stack.extend(reversed(s))

@@ -171,7 +171,7 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
 
 
 def _visible(state, viewer) -> set:
-    """The cards `viewer` sees now, or was shown by name in a text since the check began, and the
+    """The cards `viewer` sees now, or was shown in a text (by name or by a field) since the check began, and the
     secret values the rules revealed (`reveal(x)`) since then."""
     log = state.sink if isinstance(state.sink, ShownLog) else ShownLog()
     return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards} \
