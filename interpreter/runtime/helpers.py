@@ -204,6 +204,10 @@ def rt_move_zone(m, src, dst, bottom):
     where = m.where
     for c in cards:
         where[c] = dst
+    if type(m.sink) is ShownLog:    # the observation property: they were in sight of who sees `src`
+        log, mask = m.sink.cards, m.program.seen_masks[m.n][src]
+        for c in cards:
+            log[c] = log.get(c, 0) | mask
     if bottom:
         m.zones[dst][0:0] = cards
     else:
