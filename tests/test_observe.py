@@ -482,3 +482,41 @@ def test_a_card_shown_in_passing_is_shown_not_leaked(rules_file, told, back):
         m = machine.new_game(program, 2, None, seed, sink=[])
         rnd = __import__("random").Random(seed)
         properties.check_observation(m, 0, 0, lambda n: properties._permutation(rnd, n), lambda n: 0, further=4)
+
+
+PUT_BACK = '''game "Put back"
+players 2
+card Chip(n: 1..9)
+cards chips = [Chip(n) for n in 1..9]
+zone bag of Chip, seen by nobody
+zone row of Chip
+zone hand of Chip per player, seen by owner
+rule setup:
+    move chips to bag
+    shuffle bag
+rule play:
+    let p = players[0]
+    repeat 3:
+        move top(bag) to p.hand
+    move top(bag) to row
+    p chooses k in 1..2 as "take the row ({k})":
+        move row to p.hand
+    p chooses c in p.hand as "put {c} back":
+        p chooses k in 1..2 as "put {c} on the row ({k})":
+            move c to row
+'''
+
+
+def test_a_card_seen_before_that_comes_back_in_sight_ends_a_move_that_hid_it(rules_file):
+    """The other player saw the chip taken from the row; which chip goes back is hidden until it is put
+    down. A reshuffled hand makes the hidden pick differ, and the chip put down shows it: no leak, though
+    that chip was seen before (a card taken from a face-up pile and put back, in Weird Sisters)."""
+    from rulecraft.engine import machine
+    from rulecraft.validate import properties
+    program = load_file(rules_file(PUT_BACK))
+    for seed in range(8):
+        m = machine.new_game(program, 2, None, seed, sink=[])
+        for last in (0, 1, 2, 3):
+            rnd = __import__("random").Random(seed)
+            properties.check_observation(m, 0, 1, lambda n: properties._permutation(rnd, n),
+                                         lambda n: min(last, n - 1), further=4)
