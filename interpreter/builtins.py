@@ -128,7 +128,7 @@ def best_code(helper, plain):
 def count_code(gen, call, a):
     arg = call.args[0]
     if type(arg).__name__ == "Comprehension":     # count(x > 2 for x in xs): how many pass, no list of booleans
-        return f"len([0 {gen.comprehension_clauses(arg)} if {gen.src(arg.element)}])"
+        return f"len([{gen.comprehension(arg, filtered=True)}])"
     return f"rt_count({a})"
 
 

@@ -12,6 +12,7 @@ from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
+from .invariants import invariants
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -41,6 +42,7 @@ class ExprGen:
         self.inlining: set = set()
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
+        self.hoisted: dict = {}      # id(IR node) -> name of its value computed before the loop it is in
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
@@ -48,7 +50,36 @@ class ExprGen:
         return self.ns.const(value)
 
     def src(self, e) -> str:
+        if self.hoisted:
+            name = self.hoisted.get(id(e))
+            if name is not None:
+                return name
         return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def hoist(self, bound: set, parts) -> tuple[list, list, list]:
+        """Name the loop-invariant parts of `parts` (see invariants.py): returns their names, their
+        sources and keys; until `unhoist(keys)`, those parts are generated as their names."""
+        found = invariants(bound, parts, self.hoisted)
+        names, sources, named = [], [], {}
+        for n in found:
+            source = self.src(n)
+            if source not in named:          # the same part written twice is computed once
+                named[source] = self.ns.fresh("_h")
+                names.append(named[source])
+                sources.append(source)
+            self.hoisted[id(n)] = named[source]
+        return names, sources, [id(n) for n in found]
+
+    def unhoist(self, keys) -> None:
+        for k in keys:
+            del self.hoisted[k]
+
+    @staticmethod
+    def once_clause(names, sources) -> str:
+        """A `for` that binds the hoisted parts once, put first in a comprehension."""
+        if not names:
+            return ""
+        return f"for ({', '.join(names)},) in (({', '.join(sources)},),) "
 
     def seq(self, e) -> str:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
@@ -289,7 +320,14 @@ class ExprGen:
 
     def best_by(self, call, helper) -> str:
         b = call.args[0]
-        return f"{helper}({self.seq(b.iterable)}, lambda v{b.slot}: {self.src(b.key)})"
+        seq = self.seq(b.iterable)
+        names, sources, keys = self.hoist({b.slot}, [b.key])
+        try:
+            key = self.src(b.key)
+        finally:
+            self.unhoist(keys)
+        defaults = "".join(f", {n}={v}" for n, v in zip(names, sources))
+        return f"{helper}({seq}, lambda v{b.slot}{defaults}: {key})"
 
     def iterated(self, e) -> str:
         """Source of something to go through once: a comprehension becomes a generator (any/all stop early)."""
@@ -305,7 +343,10 @@ class ExprGen:
         if isinstance(e.index, ir.Const) and e.index.value in (0, -1):     # the first or last: no call
             xs = self.seq(e.seq)
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
-        return f"rt_index({self.seq(e.seq)}, {self.src(e.index)})"
+        xs, i = self.seq(e.seq), self.src(e.index)
+        if xs.isidentifier() and self.is_simple(e.index):     # in range (the common case) inline, else the error
+            return f"({xs}[{i}] if 0 <= {i} < len({xs}) else rt_index({xs}, {i}))"
+        return f"rt_index({xs}, {i})"
 
     def ex_ListLit(self, e):
         if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
@@ -355,18 +396,34 @@ class ExprGen:
     def ex_Neg(self, e):
         return f"(-({self.src(e.operand)}))"
 
-    def comprehension_clauses(self, e) -> str:
-        clauses = []
-        for k, f in enumerate(e.fors):
-            seq = self.seq(f.iterable)
-            clause = f"for v{f.slot} in {seq if k == 0 else f'rt_spend(m, {seq})'}"     # inner ones: a product
-            if f.cond is not None:
-                clause += f" if {self.src(f.cond)}"
-            clauses.append(clause)
-        return " ".join(clauses)
+    def comprehension(self, e, filtered: bool = False) -> str:
+        """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones);
+        the parts that are the same for every element are computed once, first."""
+        first = self.seq(e.fors[0].iterable)
+        names, sources, keys = self.hoist({f.slot for f in e.fors},
+                                          [e.element] + [f.cond for f in e.fors] + [f.iterable for f in e.fors[1:]])
+        try:
+            clauses = []
+            for k, f in enumerate(e.fors):
+                seq = first if k == 0 else f"rt_spend(m, {self.seq(f.iterable)})"     # inner ones: a product
+                clause = f"for v{f.slot} in {seq}"
+                if f.cond is not None:
+                    clause += f" if {self.src(f.cond)}"
+                clauses.append(clause)
+            element = self.src(e.element)
+        finally:
+            self.unhoist(keys)
+        clauses = self.once_clause(names, sources) + " ".join(clauses)
+        return f"0 {clauses} if {element}" if filtered else f"{element} {clauses}"
 
-    def comprehension(self, e) -> str:
-        return f"{self.src(e.element)} {self.comprehension_clauses(e)}"
+    def filtered(self, slot: int, seq: str, cond) -> str:
+        """`[v for v in seq if cond]` (a choice's options), the parts of `cond` the same for each computed once."""
+        names, sources, keys = self.hoist({slot}, [cond])
+        try:
+            test = self.src(cond)
+        finally:
+            self.unhoist(keys)
+        return f"[v{slot} {self.once_clause(names, sources)}for v{slot} in {seq} if {test}]"
 
     def ex_Comprehension(self, e):
         return f"tuple([{self.comprehension(e)}])"

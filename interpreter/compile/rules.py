@@ -303,7 +303,7 @@ class RuleGen(StatementGen):
         self.choices.append(info)
         skip, end = _Label(), _Label()
         ask = self.new_block(s.span)
-        fixed = x.fixed(s.domain) if isinstance(s.domain, ir.Fixed) and s.where is None else None
+        fixed = self.constant_options(s) if s.where is None else None
         if fixed is not None:
             # the same options every time: values and option ids are constants
             fixed = tuple(dict.fromkeys(fixed))
@@ -313,9 +313,8 @@ class RuleGen(StatementGen):
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
             seq = x.seq(s.domain)
-            var = f"v{s.slot}"
             if s.where is not None:
-                self.line(f"_xs = tuple([{var} for {var} in {seq} if {x.src(s.where)}])", s.span)
+                self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
             unique = isinstance(s.domain, ir.Special) or isinstance(s.domain.type, T.ZoneT) \
@@ -353,6 +352,15 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def constant_options(self, s):
+        """The options of a choice when they are the same every time (a fixed collection, or a list
+        of constants such as `[true, false]`), else None."""
+        if isinstance(s.domain, ir.Fixed):
+            return self.x.fixed(s.domain)
+        if isinstance(s.domain, ir.ListLit) and all(isinstance(i, ir.Const) for i in s.domain.items):
+            return tuple(bool(i.value) if i.type is T.BOOL else int(i.value) for i in s.domain.items)
+        return None
 
     def reads_hidden(self, nodes) -> bool:
         """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
