@@ -12,7 +12,7 @@ from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
-from .invariants import invariants
+from .invariants import invariants, safe
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -43,6 +43,8 @@ class ExprGen:
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.hoisted: dict = {}      # id(IR node) -> name of its value computed before the loop it is in
+        self.computed: dict = {}     # def without parameters -> name of its value computed before the statement
+        self.pure_defs: dict = {}    # def name -> does computing it change nothing (no random, no step spent)?
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
@@ -285,8 +287,80 @@ class ExprGen:
             return f"({inner} if {inner} is not None and {positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
         return f"rt_cast(m, {inner}, {positions}, {name})"
 
+    # ------------------------------------------------------------ defs without parameters, once a statement
+    def pure(self, name: str) -> bool:
+        """Is computing def `name` free of effects: no `random`, no step spent (inner `for`s of a
+        comprehension), no card made — through the defs it calls too?"""
+        known = self.pure_defs.get(name)
+        if known is None:
+            self.pure_defs[name] = False          # a def that calls itself: not computed ahead
+            known = True
+            for n in ir.walk(self.prog.defs[name].body):
+                if (isinstance(n, ir.BuiltinCall) and n.name == "random") or isinstance(n, ir.MakeCard) \
+                        or (isinstance(n, ir.Comprehension) and len(n.fors) > 1) \
+                        or (isinstance(n, ir.DefCall) and not self.pure(n.name)):
+                    known = False
+                    break
+            self.pure_defs[name] = known
+        return known
+
+    def def_uses(self, exprs) -> dict:
+        """How often each def without parameters is computed by these expressions, directly or in the
+        defs they inline (a use in a loop — a comprehension, a `by` key — counts twice)."""
+        uses: dict = {}
+
+        def visit(n, weight, depth):
+            for x in ir.walk(n):
+                if isinstance(x, (ir.Comprehension, ir.BestBy)) and weight < 2:
+                    for name in ir._child_fields(type(x)):
+                        visit(getattr(x, name), 2, depth)
+                    # its children are visited (again, at weight 1) by this walk: the larger count wins
+                if isinstance(x, ir.DefCall):
+                    d = self.prog.defs[x.name]
+                    if d.params == 0:
+                        uses[x.name] = uses.get(x.name, 0) + weight
+                    elif not d.binds_locals and depth < MAX_INLINED:
+                        visit(d.body, weight, depth + 1)
+        for e in exprs:
+            if e is not None:
+                visit(e, 1, 0)
+        return uses
+
+    def compute_first(self, exprs, ind: int, span) -> tuple[list, list]:
+        """Lines computing, before a statement, each def without parameters that its expressions
+        compute more than once: nothing changes the state while a statement's expressions are
+        computed, so the def's value is the same at each use. A def that fails is computed again
+        where it is used (and fails there, as it would have): `rt_UNSET` marks it."""
+        lines, names = [], []
+        for name, count in self.def_uses(exprs).items():
+            if count < 2 or name in self.computed or not self.pure(name):
+                continue
+            body = self.plain_call(name)
+            local = self.ns.fresh("_d")
+            lines += [(ind, "try:", span), (ind + 1, f"{local} = {body}", span),
+                      (ind, "except Exception:", span), (ind + 1, f"{local} = rt_UNSET", span)]
+            self.computed[name] = local
+            names.append(name)
+        return lines, names
+
+    def plain_call(self, name: str) -> str:
+        """Source computing def `name` (no parameters) where it stands, as if nothing were computed first."""
+        d = self.prog.defs[name]
+        saved, self.computed = self.computed, {}
+        try:
+            return self.ex_DefCall(ir.DefCall(d.type, d.span, name, ()))
+        finally:
+            self.computed = saved
+
+    def forget(self, names) -> None:
+        for name in names:
+            del self.computed[name]
+
     # ------------------------------------------------------------ calls
     def ex_DefCall(self, e):
+        local = self.computed.get(e.name)
+        if local is not None:
+            return f"({local} if {local} is not rt_UNSET else {self.plain_call(e.name)})"
         d = self.prog.defs[e.name]
         if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
@@ -304,8 +378,10 @@ class ExprGen:
             self.def_names[e.name] = fname
             params = ", ".join(["m"] + [f"v{i}" for i in range(d.params)])
             saved, self.subst = self.subst, None
+            computed, self.computed = self.computed, {}
+            hoisted, self.hoisted = self.hoisted, {}
             body = self.src(d.body)
-            self.subst = saved
+            self.subst, self.computed, self.hoisted = saved, computed, hoisted
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
@@ -329,11 +405,31 @@ class ExprGen:
         defaults = "".join(f", {n}={v}" for n, v in zip(names, sources))
         return f"{helper}({seq}, lambda v{b.slot}{defaults}: {key})"
 
-    def iterated(self, e) -> str:
-        """Source of something to go through once: a comprehension becomes a generator (any/all stop early)."""
+    def iterated(self, e, whole: bool = False) -> str:
+        """Source of something to go through once: a comprehension becomes a generator (any/all stop
+        early), or a list — quicker to make — when it is gone through `whole` (sum) or is short and
+        nothing in it can fail (so computing the elements after the deciding one changes nothing)."""
         if isinstance(e, ir.Comprehension):
+            if whole or self.short_and_safe(e):
+                return f"[{self.comprehension(e)}]"
             return f"({self.comprehension(e)})"
         return self.seq(e)
+
+    SHORT = 12      # a loop over at most this many values is short
+
+    def short_and_safe(self, e) -> bool:
+        """A comprehension over players, teams or a small fixed collection whose parts cannot fail."""
+        for f in e.fors:
+            it = f.iterable
+            if isinstance(it, ir.Special) and it.name in ("players", "teams"):
+                size = self.layout.max_players if it.name == "players" else self.layout.team_count
+            elif isinstance(it, ir.Fixed) and it.kind in ("range", "enum"):
+                size = it.hi - it.lo + 1
+            else:
+                return False
+            if size > self.SHORT or (f.cond is not None and not safe(f.cond)):
+                return False
+        return safe(e.element)
 
     def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
         raise AssertionError("BestBy outside a builtin")

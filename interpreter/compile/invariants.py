@@ -61,13 +61,11 @@ def safe(e) -> bool:
 
 
 def _worth(e) -> bool:
-    """More than a name or a number to compute."""
-    if isinstance(e, (ir.Const, ir.Local)):
+    """More to compute than a name, a number or a variable (binding it first would cost as much)."""
+    if isinstance(e, (ir.Const, ir.Local, ir.Var, ir.Special)):
         return False
     if isinstance(e, ir.Zone) and e.owner is None:
         return False                    # a zone without owner is a number
-    if isinstance(e, ir.Special) and e.name == "player_count":
-        return False
     return True
 
 

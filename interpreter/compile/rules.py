@@ -177,8 +177,7 @@ class RuleGen(StatementGen):
     def nat_run(self, stmts):
         out = []
         saved, self.stop_text = self.stop_text, "return False"
-        for s in stmts:
-            getattr(self, "nat_" + type(s).__name__)(s, out, 0)
+        self.nat_statements(stmts, out, 0)
         self.stop_text = saved
         self.blocks[-1].extend(out)
 
