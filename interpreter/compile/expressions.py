@@ -12,7 +12,7 @@ from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
-from .invariants import invariants, safe
+from .invariants import safe, worth_moving
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -32,6 +32,33 @@ def hidden_as(card_type) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
+class _Loop:
+    """A loop being generated: its own locals, and the parts computed once before it (name, source)."""
+
+    def __init__(self, bound: set):
+        self.bound = bound
+        self.parts: list = []
+        self.names: dict = {}           # source -> name: the same part written twice is computed once
+
+    def name_of(self, gen, e) -> str:
+        loops, gen.loops = gen.loops, []          # the part itself as plain source
+        try:
+            source = getattr(gen, "ex_" + type(e).__name__)(e)
+        finally:
+            gen.loops = loops
+        name = self.names.get(source)
+        if name is None:
+            name = self.names[source] = gen.ns.fresh("_h")
+            self.parts.append((name, source))
+        return name
+
+    def clause(self) -> str:
+        """A `for` binding the parts once, put first in a comprehension."""
+        if not self.parts:
+            return ""
+        return f"for ({''.join(n + ', ' for n, _ in self.parts)}) in (({''.join(v + ', ' for _, v in self.parts)}),) "
+
+
 class ExprGen:
     def __init__(self, prog: ir.Program, layout, ns, diags):
         self.prog = prog
@@ -42,7 +69,9 @@ class ExprGen:
         self.inlining: set = set()
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
-        self.hoisted: dict = {}      # id(IR node) -> name of its value computed before the loop it is in
+        self.loops: list = []        # the loops (comprehensions, `by` keys) being generated, innermost last
+        self.arg_facts: dict = {}    # while a def is inlined: its parameters -> (safe, locals read) of the argument
+        self.plain_subst = None      # the arguments' sources with no part computed before a loop in them
         self.computed: dict = {}     # def without parameters -> name of its value computed before the statement
         self.pure_defs: dict = {}    # def name -> does computing it change nothing (no random, no step spent)?
         ns.bind("rt_needs_game", _needs_game)
@@ -52,36 +81,53 @@ class ExprGen:
         return self.ns.const(value)
 
     def src(self, e) -> str:
-        if self.hoisted:
-            name = self.hoisted.get(id(e))
-            if name is not None:
-                return name
+        if self.loops and worth_moving(e) and safe(e, self.local_safe):
+            scope = self.scope_for(e)
+            if scope is not None:
+                return scope.name_of(self, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
 
-    def hoist(self, bound: set, parts) -> tuple[list, list, list]:
-        """Name the loop-invariant parts of `parts` (see invariants.py): returns their names, their
-        sources and keys; until `unhoist(keys)`, those parts are generated as their names."""
-        found = invariants(bound, parts, self.hoisted)
-        names, sources, named = [], [], {}
-        for n in found:
-            source = self.src(n)
-            if source not in named:          # the same part written twice is computed once
-                named[source] = self.ns.fresh("_h")
-                names.append(named[source])
-                sources.append(source)
-            self.hoisted[id(n)] = named[source]
-        return names, sources, [id(n) for n in found]
+    # ------------------------------------------------------------ parts computed once before a loop
+    def local_safe(self, slot: int) -> bool:
+        facts = self.arg_facts.get(slot) if self.subst is not None else None
+        return facts is None or facts[0]
 
-    def unhoist(self, keys) -> None:
-        for k in keys:
-            del self.hoisted[k]
+    def local_reads(self, e) -> set:
+        """The rule's locals `e` reads (through the arguments of the defs being inlined)."""
+        out = set()
+        for n in ir.walk(e):
+            if isinstance(n, ir.Local):
+                facts = self.arg_facts.get(n.slot) if self.subst is not None else None
+                if facts is None:
+                    out.add(n.slot)
+                else:
+                    out |= facts[1]
+        return out
 
-    @staticmethod
-    def once_clause(names, sources) -> str:
-        """A `for` that binds the hoisted parts once, put first in a comprehension."""
-        if not names:
-            return ""
-        return f"for ({', '.join(names)},) in (({', '.join(sources)},),) "
+    def scope_for(self, e):
+        """The outermost of the loops being generated over none of whose locals `e` depends (None: the innermost)."""
+        reads = self.local_reads(e)
+        chosen = None
+        for scope in reversed(self.loops):
+            if scope.bound & reads:
+                break
+            chosen = scope
+        return chosen
+
+    def enter_loop(self, bound: set) -> "_Loop":
+        scope = _Loop(bound)
+        self.loops.append(scope)
+        return scope
+
+    def leave_loop(self, scope) -> None:
+        popped = self.loops.pop()
+        assert popped is scope
+
+    def inlined_args(self, args) -> dict:
+        """For a def being inlined: each parameter's argument, can it be computed early, which locals it reads."""
+        if not self.loops:
+            return {}
+        return {i: (safe(a, self.local_safe), self.local_reads(a)) for i, a in enumerate(args)}
 
     def seq(self, e) -> str:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
@@ -100,7 +146,8 @@ class ExprGen:
 
     def local(self, slot: int) -> str:
         if self.subst is not None and slot in self.subst:
-            return self.subst[slot]
+            # a part computed before a loop is written with no names of other such parts in it
+            return self.subst[slot] if self.loops else self.plain_subst[slot]
         return f"v{slot}"
 
     @staticmethod
@@ -365,12 +412,19 @@ class ExprGen:
         if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
-            saved = self.subst
-            self.subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+            saved, saved_plain, saved_facts = self.subst, self.plain_subst, self.arg_facts
+            facts = self.inlined_args(e.args)
+            subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+            plain = subst
+            if self.loops:
+                loops, self.loops = self.loops, []
+                plain = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+                self.loops = loops
+            self.subst, self.plain_subst, self.arg_facts = subst, plain, facts
             try:
                 return f"({self.src(d.body)})"
             finally:
-                self.subst = saved
+                self.subst, self.plain_subst, self.arg_facts = saved, saved_plain, saved_facts
                 self.inlining.discard(e.name)
         fname = self.def_names.get(e.name)
         if fname is None:
@@ -379,9 +433,9 @@ class ExprGen:
             params = ", ".join(["m"] + [f"v{i}" for i in range(d.params)])
             saved, self.subst = self.subst, None
             computed, self.computed = self.computed, {}
-            hoisted, self.hoisted = self.hoisted, {}
+            loops, self.loops = self.loops, []
             body = self.src(d.body)
-            self.subst, self.computed, self.hoisted = saved, computed, hoisted
+            self.subst, self.computed, self.loops = saved, computed, loops
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
@@ -397,12 +451,12 @@ class ExprGen:
     def best_by(self, call, helper) -> str:
         b = call.args[0]
         seq = self.seq(b.iterable)
-        names, sources, keys = self.hoist({b.slot}, [b.key])
+        scope = self.enter_loop({b.slot})
         try:
             key = self.src(b.key)
         finally:
-            self.unhoist(keys)
-        defaults = "".join(f", {n}={v}" for n, v in zip(names, sources))
+            self.leave_loop(scope)
+        defaults = "".join(f", {n}={v}" for n, v in scope.parts)      # computed once, when the lambda is made
         return f"{helper}({seq}, lambda v{b.slot}{defaults}: {key})"
 
     def iterated(self, e, whole: bool = False) -> str:
@@ -496,8 +550,7 @@ class ExprGen:
         """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones);
         the parts that are the same for every element are computed once, first."""
         first = self.seq(e.fors[0].iterable)
-        names, sources, keys = self.hoist({f.slot for f in e.fors},
-                                          [e.element] + [f.cond for f in e.fors] + [f.iterable for f in e.fors[1:]])
+        scope = self.enter_loop({f.slot for f in e.fors})
         try:
             clauses = []
             for k, f in enumerate(e.fors):
@@ -508,18 +561,18 @@ class ExprGen:
                 clauses.append(clause)
             element = self.src(e.element)
         finally:
-            self.unhoist(keys)
-        clauses = self.once_clause(names, sources) + " ".join(clauses)
+            self.leave_loop(scope)
+        clauses = scope.clause() + " ".join(clauses)
         return f"0 {clauses} if {element}" if filtered else f"{element} {clauses}"
 
     def filtered(self, slot: int, seq: str, cond) -> str:
         """`[v for v in seq if cond]` (a choice's options), the parts of `cond` the same for each computed once."""
-        names, sources, keys = self.hoist({slot}, [cond])
+        scope = self.enter_loop({slot})
         try:
             test = self.src(cond)
         finally:
-            self.unhoist(keys)
-        return f"[v{slot} {self.once_clause(names, sources)}for v{slot} in {seq} if {test}]"
+            self.leave_loop(scope)
+        return f"[v{slot} {scope.clause()}for v{slot} in {seq} if {test}]"
 
     def ex_Comprehension(self, e):
         return f"tuple([{self.comprehension(e)}])"

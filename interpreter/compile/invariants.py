@@ -1,4 +1,4 @@
-"""Loop-invariant parts of a comprehension, a legality filter or a `by` key, computed once.
+"""Which parts of an expression may be computed once before the loop they are in.
 
 In `[c for c in p.hand if p.filled[c.crop] == 0]`, `p.filled` is the same for
 every `c`: nothing in an expression changes the state while it is computed.
@@ -22,25 +22,36 @@ def _index_type(typ) -> bool:
     return typ in _VALUE_KEYS or isinstance(typ, T.EnumT)
 
 
-def safe(e) -> bool:
-    """Can `e` be computed anywhere without failing (and without changing anything)?"""
-    if isinstance(e, (ir.Const, ir.Local, ir.Var)):
+def safe(e, local_ok=None) -> bool:
+    """Can `e` be computed anywhere without failing (and without changing anything)? `local_ok(slot)`
+    says it of a local (a parameter of a def being inlined is its argument); by default every local is."""
+    return _safe(e, local_ok or _always)
+
+
+def _always(_slot) -> bool:
+    return True
+
+
+def _safe(e, ok) -> bool:
+    if isinstance(e, ir.Local):
+        return ok(e.slot)
+    if isinstance(e, (ir.Const, ir.Var)):
         return True
     if isinstance(e, ir.Special):
         return e.name in ("player_count", "players", "teams")
     if isinstance(e, ir.OwnedVar):
-        return _index_type(e.owner.type) and safe(e.owner)
+        return _index_type(e.owner.type) and _safe(e.owner, ok)
     if isinstance(e, ir.TableEntry):
-        return e.key_kind == "direct" and _index_type(e.key.type) and safe(e.table) and safe(e.key)
+        return e.key_kind == "direct" and _index_type(e.key.type) and _safe(e.table, ok) and _safe(e.key, ok)
     if isinstance(e, ir.Zone):
-        return e.owner is None or (_index_type(e.owner.type) and safe(e.owner))
+        return e.owner is None or (_index_type(e.owner.type) and _safe(e.owner, ok))
     if isinstance(e, ir.BuiltinCall):
-        return e.name in ("size", "empty") and len(e.args) == 1 and safe(e.args[0]) \
+        return e.name in ("size", "empty") and len(e.args) == 1 and _safe(e.args[0], ok) \
             and isinstance(e.args[0].type, (T.ZoneT, T.ListT)) and not isinstance(e.args[0], ir.Comprehension)
     if isinstance(e, ir.Property):
-        return e.name in ("team", "seat") and safe(e.obj)
+        return e.name in ("team", "seat") and _safe(e.obj, ok)
     if isinstance(e, ir.BinOp):
-        if isinstance(e.type, T.ListT) or not (safe(e.left) and safe(e.right)):
+        if isinstance(e.type, T.ListT) or not (_safe(e.left, ok) and _safe(e.right, ok)):
             return False
         if e.op in ("+", "-"):
             return True
@@ -50,56 +61,26 @@ def safe(e) -> bool:
     if isinstance(e, ir.Compare):
         if e.op in ("in", "not in") or isinstance(e.left.type, T.ZoneT) or isinstance(e.right.type, T.ZoneT):
             return False
-        return safe(e.left) and safe(e.right)
+        if e.op not in ("==", "!=") and not (e.left.type is T.INT and e.right.type is T.INT):
+            return False                # an order between other values (no card, say) could fail
+        return _safe(e.left, ok) and _safe(e.right, ok)
     if isinstance(e, ir.BoolOp):
-        return safe(e.left) and safe(e.right)
+        return _safe(e.left, ok) and _safe(e.right, ok)
     if isinstance(e, (ir.Not, ir.Neg)):
-        return safe(e.operand)
+        return _safe(e.operand, ok)
     if isinstance(e, ir.Cond):
-        return safe(e.test) and safe(e.then) and safe(e.other)
+        return _safe(e.test, ok) and _safe(e.then, ok) and _safe(e.other, ok)
     return False
 
 
-def _worth(e) -> bool:
-    """More to compute than a name, a number or a variable (binding it first would cost as much)."""
+def worth_moving(e) -> bool:
+    """Costly enough to compute that binding it once first pays: a variable's entry, a table's, a size,
+    or five operations or more (not a name, a number or a little arithmetic on them)."""
     if isinstance(e, (ir.Const, ir.Local, ir.Var, ir.Special)):
         return False
-    if isinstance(e, ir.Zone) and e.owner is None:
-        return False                    # a zone without owner is a number
-    return True
-
-
-def _binds(n) -> set:
-    if isinstance(n, ir.Comprehension):
-        return {f.slot for f in n.fors}
-    if isinstance(n, ir.BestBy):
-        return {n.slot}
-    return set()
-
-
-def invariants(bound: set, parts, done=()) -> list:
-    """The largest parts of the expressions `parts`, computed once per element of a loop over the
-    locals `bound`, that do not read those locals and can be moved before the loop (not those in
-    `done`, ids of parts an enclosing loop already computes first)."""
-    found: list = []
-    seen: set = set(done)
-
-    def visit(n, bound):
-        if type(n) is tuple:
-            for item in n:
-                visit(item, bound)
-            return
-        if not hasattr(type(n), "__attrs_attrs__") or id(n) in seen:
-            return
-        if _worth(n) and safe(n) and not any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
-            seen.add(id(n))
-            found.append(n)
-            return
-        inner = bound | _binds(n)
-        for name in ir._child_fields(type(n)):
-            visit(getattr(n, name), inner)
-
-    for part in parts:
-        if part is not None:
-            visit(part, set(bound))
-    return found
+    nodes = 0
+    for n in ir.walk(e):
+        if isinstance(n, (ir.OwnedVar, ir.TableEntry, ir.BuiltinCall)) or (isinstance(n, ir.Zone) and n.owner is not None):
+            return True
+        nodes += 1
+    return nodes >= 5
