@@ -316,8 +316,7 @@ class RuleGen(StatementGen):
                 self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
-            unique = isinstance(s.domain, ir.Special) or isinstance(s.domain.type, T.ZoneT) \
-                or (isinstance(s.domain, ir.Fixed) and s.domain.kind != "card set")
+            unique = self.distinct(s.domain)
             if not unique:
                 self.line("_xs = tuple(dict.fromkeys(_xs))", s.span)    # a list may repeat a value: offer it once
             self.line("if _xs:", s.span)
@@ -351,6 +350,33 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def distinct(self, e, depth: int = 0) -> bool:
+        """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,
+        the seats or teams, a range, an enum, a card type, a card set made of distinct cards, a
+        filter of such a list, or one of a written list of such lists."""
+        if depth > 8:
+            return False
+        if isinstance(e.type, T.ZoneT) or isinstance(e, ir.Special):
+            return True
+        if isinstance(e, ir.Fixed):
+            values = self.x.fixed(e)
+            return values is not None and len(set(values)) == len(values)
+        if isinstance(e, ir.ListLit):
+            if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
+                return self.distinct(e.items[0], depth + 1)
+            return all(isinstance(i, ir.Const) for i in e.items) and len({i.value for i in e.items}) == len(e.items)
+        if isinstance(e, ir.Comprehension):
+            return len(e.fors) == 1 and isinstance(e.element, ir.Local) and e.element.slot == e.fors[0].slot \
+                and self.distinct(e.fors[0].iterable, depth + 1)
+        if isinstance(e, ir.Index):
+            return isinstance(e.seq, ir.ListLit) and e.seq.items \
+                and all(not isinstance(i, ir.Comprehension) and self.distinct(i, depth + 1) for i in e.seq.items)
+        if isinstance(e, ir.Cond):
+            return self.distinct(e.then, depth + 1) and self.distinct(e.other, depth + 1)
+        if isinstance(e, ir.DefCall):       # whatever the arguments, the def's body says it
+            return self.distinct(self.prog.defs[e.name].body, depth + 1)
+        return False
 
     def constant_options(self, s):
         """The options of a choice when they are the same every time (a fixed collection, or a list
