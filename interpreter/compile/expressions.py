@@ -32,6 +32,11 @@ def hidden_as(card_type) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
+# the kinds of node that may be computed before a loop (invariants.safe says which are)
+_MOVABLE = frozenset((ir.OwnedVar, ir.TableEntry, ir.Zone, ir.BuiltinCall, ir.Property, ir.BinOp, ir.Compare,
+                      ir.BoolOp, ir.Not, ir.Neg, ir.Cond))
+
+
 class _Loop:
     """A loop being generated: its own locals, and the parts computed once before it (name, source)."""
 
@@ -74,6 +79,10 @@ class ExprGen:
         self.plain_subst = None      # the arguments' sources with no part computed before a loop in them
         self.computed: dict = {}     # def without parameters -> name of its value computed before the statement
         self.pure_defs: dict = {}    # def name -> does computing it change nothing (no random, no step spent)?
+        self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
+        self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
+        # defs without parameters that are more than a number: those worth computing once a statement
+        self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
@@ -81,11 +90,20 @@ class ExprGen:
         return self.ns.const(value)
 
     def src(self, e) -> str:
-        if self.loops and worth_moving(e) and safe(e, self.local_safe):
+        if self.loops and type(e) in _MOVABLE and self.movable(e):
             scope = self.scope_for(e)
             if scope is not None:
                 return scope.name_of(self, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def movable(self, e) -> bool:
+        """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
+        if self.subst is not None:
+            return safe(e, self.local_safe) and worth_moving(e)
+        known = self.movable_nodes.get(id(e))
+        if known is None:
+            known = self.movable_nodes[id(e)] = safe(e) and worth_moving(e)
+        return known
 
     # ------------------------------------------------------------ parts computed once before a loop
     def local_safe(self, slot: int) -> bool:
@@ -353,25 +371,38 @@ class ExprGen:
 
     def def_uses(self, exprs) -> dict:
         """How often each def without parameters is computed by these expressions, directly or in the
-        defs they inline (a use in a loop — a comprehension, a `by` key — counts twice)."""
+        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once)."""
         uses: dict = {}
-
-        def visit(n, weight, depth):
-            for x in ir.walk(n):
-                if isinstance(x, (ir.Comprehension, ir.BestBy)) and weight < 2:
-                    for name in ir._child_fields(type(x)):
-                        visit(getattr(x, name), 2, depth)
-                    # its children are visited (again, at weight 1) by this walk: the larger count wins
-                if isinstance(x, ir.DefCall):
-                    d = self.prog.defs[x.name]
-                    if d.params == 0:
-                        uses[x.name] = uses.get(x.name, 0) + weight
-                    elif not d.binds_locals and depth < MAX_INLINED:
-                        visit(d.body, weight, depth + 1)
         for e in exprs:
             if e is not None:
-                visit(e, 1, 0)
+                for name, count in self.uses_in(e).items():
+                    uses[name] = uses.get(name, 0) + count
         return uses
+
+    def uses_in(self, n) -> dict:
+        out: dict = {}
+
+        def add(counts):
+            for name, count in counts.items():
+                out[name] = out.get(name, 0) + count
+        for x in ir.walk(n):
+            if isinstance(x, ir.DefCall):
+                d = self.prog.defs[x.name]
+                if d.params == 0:
+                    out[x.name] = out.get(x.name, 0) + 1
+                elif not d.binds_locals:
+                    add(self.body_uses(x.name))
+            elif isinstance(x, (ir.Comprehension, ir.BestBy)):
+                add(self.uses_in(tuple(getattr(x, f) for f in ir._child_fields(type(x)))))   # once more
+        return out
+
+    def body_uses(self, name: str) -> dict:
+        """uses_in of a def's body, worked out once per def."""
+        known = self.def_body_uses.get(name)
+        if known is None:
+            self.def_body_uses[name] = {}        # a def that calls itself counts its own body once
+            known = self.def_body_uses[name] = self.uses_in(self.prog.defs[name].body)
+        return known
 
     def compute_first(self, exprs, ind: int, span) -> tuple[list, list]:
         """Lines computing, before a statement, each def without parameters that its expressions
@@ -379,8 +410,10 @@ class ExprGen:
         computed, so the def's value is the same at each use. A def that fails is computed again
         where it is used (and fails there, as it would have): `rt_UNSET` marks it."""
         lines, names = [], []
+        if not self.worth_computing_first:
+            return lines, names
         for name, count in self.def_uses(exprs).items():
-            if count < 2 or name in self.computed or not self.pure(name):
+            if count < 2 or name in self.computed or name not in self.worth_computing_first or not self.pure(name):
                 continue
             body = self.plain_call(name)
             local = self.ns.fresh("_d")
