@@ -400,6 +400,8 @@ def rt_told(m, who, team: bool):
     return 1 << who
 
 
+rt_UNSET = object()     # a value computed ahead that failed: computed again where it is used (expressions.py)
+
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 
