@@ -78,8 +78,9 @@ def measure(play_one, seconds: float, warmup: float, rounds: int = 5) -> dict:
     }
 
 
-def interpreter_player(program, players: int, options=None, agent_seed: int = 12345):
-    """`play_one(seed)` for the interpreter: a random agent drives the engine API directly."""
+def interpreter_player(program, players: int, options=None, agent_seed: int = 12345, record_chance: bool = False):
+    """`play_one(seed)` for the interpreter: a random agent drives the engine API directly
+    (with `record_chance`, every chance outcome is recorded as a session does for its transcript)."""
     from rulecraft.engine import machine
 
     new_game, legal_ids, decide = machine.new_game, machine.legal_ids, machine.decide
@@ -87,7 +88,7 @@ def interpreter_player(program, players: int, options=None, agent_seed: int = 12
     randrange = rng.randrange
 
     def play_one(seed: int) -> int:
-        m = new_game(program, players, options, seed)
+        m = new_game(program, players, options, seed, chance=[] if record_chance else None)
         while m.result is None:
             ids = legal_ids(m)
             decide(m, ids[randrange(len(ids))])

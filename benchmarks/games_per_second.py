@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random full games per second on one core, for every bundled game.
 
-    python benchmarks/games_per_second.py [--seconds 3] [--warmup 1] [--game NAME ...]
+    python benchmarks/games_per_second.py [--seconds 3] [--warmup 1] [--game NAME ...] [--record-chance]
 
 A random agent drives the engine API directly (no CLI, no narration):
 
@@ -10,7 +10,9 @@ A random agent drives the engine API directly (no CLI, no narration):
         ids = machine.legal_ids(m)
         machine.decide(m, ids[rng.randrange(len(ids))])
 
-Each measurement runs for a fixed wall time after a warm-up; game k uses seed k.
+Each measurement runs for a fixed wall time after a warm-up; game k uses seed k. With
+--record-chance every chance outcome is recorded, as a session does for its transcript (batch
+play and `simulate` leave it off); compare the two runs for what recording costs.
 The floors from the issues are printed beside the figures, never asserted.
 """
 from __future__ import annotations
@@ -42,6 +44,7 @@ def main(argv=None) -> int:
     add_common_args(ap)
     ap.add_argument("--game", action="append", help="only this bundled game (repeatable)")
     ap.add_argument("--players", type=int, action="append", help="only these player counts (repeatable)")
+    ap.add_argument("--record-chance", action="store_true", help="record every chance outcome, as sessions do")
     args = ap.parse_args(argv)
 
     from rulecraft.check.modules import bundled_games
@@ -58,7 +61,8 @@ def main(argv=None) -> int:
         for n in counts:
             if not program.min_players <= n <= program.max_players:
                 continue
-            r = measure(interpreter_player(program, n), args.seconds, args.warmup, args.rounds)
+            r = measure(interpreter_player(program, n, record_chance=args.record_chance), args.seconds, args.warmup,
+                        args.rounds)
             floor = FLOORS.get((name, n))
             verdict = ""
             if floor is not None:

@@ -131,16 +131,25 @@ def members_code(gen, call, a):
     return f"{gen.const(table)}[m.n][{a}]"
 
 
-def best_code(helper, plain):
+def best_code(helper, plain, python=None):
+    """max/min/sort `by` a key through `helper`; else `plain`, or — for a list written out, never empty —
+    Python's own `python(a, b, …)` with no list made and nothing to check."""
     def code(gen, call, a):
-        return gen.best_by(call, helper) if gen.is_best_by(call) else plain.format(a=a)
+        if gen.is_best_by(call):
+            return gen.best_by(call, helper)
+        items = getattr(call.args[0], "items", None)
+        if python and type(call.args[0]).__name__ == "ListLit" and items \
+                and not any(type(i).__name__ == "Comprehension" for i in items):
+            sources = [gen.src(i) for i in items]
+            return f"{python}({', '.join(sources)})" if len(sources) > 1 else f"({sources[0]})"
+        return plain.format(a=a)
     return code
 
 
 def count_code(gen, call, a):
     arg = call.args[0]
     if type(arg).__name__ == "Comprehension":     # count(x > 2 for x in xs): how many pass, no list of booleans
-        return f"len([0 {gen.comprehension_clauses(arg)} if {gen.src(arg.element)}])"
+        return f"len([{gen.comprehension(arg, filtered=True)}])"
     return f"rt_count({a})"
 
 
@@ -150,10 +159,10 @@ def join_code(gen, call, a):
     return f"rt_text(({gen.src(call.args[1])}).join([{fmt}(m, x) for x in {a}]))"
 
 
-def iterated(template):
-    """Code over the argument gone through once: a comprehension stays a generator (any/all stop early)."""
+def iterated(template, whole=False):
+    """Code over the argument gone through once (`whole`: to its end, as sum does): see ExprGen.iterated."""
     def code(gen, call, a):
-        return template.format(a=gen.iterated(call.args[0]))
+        return template.format(a=gen.iterated(call.args[0], whole))
     return code
 
 
@@ -180,10 +189,10 @@ declare("members", 1, "members(team): its players in seat order", expects(T.TEAM
 declare("player", 1, "player(k): the player in seat k, from 1", expects(T.INT, T.PLAYER, "the seat"), "rt_player(m, {a})")
 declare("score", 1, "score(p): a player's score now, by the game's `score`", expects(T.PLAYER, T.INT, "score's player"),
         "rt_score(m, {a})")
-declare("sum", 1, "sum(numbers)", expects(T.ListT(T.INT), T.INT, "'sum'"), iterated("sum({a})"))
+declare("sum", 1, "sum(numbers)", expects(T.ListT(T.INT), T.INT, "'sum'"), iterated("sum({a})", whole=True))
 declare("max", 1, "max(numbers), or max(x in xs by key) for the element with the largest key", best,
-        best_code("rt_max_by", "rt_max({a})"))
-declare("min", 1, "min(numbers), or min(x in xs by key)", best, best_code("rt_min_by", "rt_min({a})"))
+        best_code("rt_max_by", "rt_max({a})", "max"))
+declare("min", 1, "min(numbers), or min(x in xs by key)", best, best_code("rt_min_by", "rt_min({a})", "min"))
 declare("sort", 1, "sort(x in xs by key): the elements, smallest key first", sort_check, best_code("rt_sort_by", ""))
 declare("any", 1, "any(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("any({a})"))
 declare("all", 1, "all(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("all({a})"))

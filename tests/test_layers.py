@@ -18,6 +18,7 @@ FORBIDDEN = {
     "check": {"compile", "engine", "runtime", "agents", "cli", "validate", "loader"},
     "compile": {"syntax", "engine", "agents", "cli", "validate", "loader"},
     "engine": {"syntax", "check", "agents", "cli", "validate", "loader"},
+    "format": {"check", "compile", "engine", "runtime", "agents", "cli", "validate", "loader"},
     "runtime": {"syntax", "check", "compile", "engine", "agents", "cli", "validate", "loader", "builtins",
                 "diagnostics"},
 }

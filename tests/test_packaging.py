@@ -65,7 +65,9 @@ def test_the_wheel_ships_grammar_stdlib_and_games(wheel):
             assert f"rulecraft/{folder}/{path.name}" in names
     entry = [n for n in names if n.endswith("entry_points.txt")]
     assert entry, "no console script"
-    assert "rulecraft = rulecraft.cli.main:main" in zipfile.ZipFile(wheel).read(entry[0]).decode()
+    points = zipfile.ZipFile(wheel).read(entry[0]).decode()
+    assert "rulecraft = rulecraft.cli.main:main" in points
+    assert "[pygments.lexers]\nrulecraft = rulecraft.highlight.pygments_lexer:RulecraftLexer" in points
 
 
 def test_the_wheel_ships_every_module(wheel):

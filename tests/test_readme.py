@@ -1,8 +1,8 @@
 """Every command line of the README's "A taste of the CLI" runs as shown (issue 15, item 5).
 
-The lines run in order, in a folder of their own that sees the repository's `examples/` (so
+The lines run in order, in a folder of their own that sees the repository's `examples/` and `games/` (so
 `game.yaml` and `rulecraft-failures/` are written there, as they would be for a reader), with
-`play` answered by `quit`. Each must finish with the status a reader would see: 0, except the
+`play` answered by `quit` (`rulecraft lsp`, a server an editor starts, is not run). Each must finish with the status a reader would see: 0, except the
 two that find and replay the planted bug.
 """
 from __future__ import annotations
@@ -16,6 +16,10 @@ import pytest
 from rulecraft.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
+SERVES_AN_EDITOR = ("rulecraft lsp",)       # a language server on stdio: an editor starts and stops it
+# fmt --check over the bundled games reports the one file left unformatted on purpose (its
+# before-redesign transcripts pin its bytes, says docs/editors.md); any other is a failure here
+KNOWN_UNFORMATTED = {"games/weird-sisters.rules"}
 FAILS_ON_PURPOSE = ("rulecraft test examples/blackmore-no-refill.rules",
                     "rulecraft replay rulecraft-failures/blackmore-no-refill.failure.yaml --step")
 
@@ -34,16 +38,23 @@ def test_the_readme_shows_the_commands():
 
 
 def test_every_readme_command_runs_as_shown(tmp_path, monkeypatch, capsys):
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    for folder in ("examples", "games"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("builtins.input", lambda prompt="": "quit")
     for command in readme_commands():
+        if command in SERVES_AN_EDITOR:
+            continue
         argv = []
         for word in shlex.split(command)[1:]:
             argv += sorted(str(p) for p in Path().glob(word)) if "*" in word else [word]
         code = main(argv)
         out, err = capsys.readouterr()
         expected = 1 if command.strip() in FAILS_ON_PURPOSE else 0
+        if command.startswith("rulecraft fmt --check") and code == 1:
+            unformatted = {line.split(":")[0] for line in (out + err).splitlines() if line.endswith("not formatted")}
+            assert unformatted and unformatted <= KNOWN_UNFORMATTED, out + err
+            continue
         assert code == expected, f"{command}\n{out[-2000:]}\n{err}"
         assert "Traceback" not in out + err and "internal error" not in err
     assert (tmp_path / "game.yaml").is_file()

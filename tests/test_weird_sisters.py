@@ -281,3 +281,35 @@ def test_the_play_view_shows_the_table_and_the_seats_reach(ws):
     assert [ln for ln in lines if ln.startswith("your hand: ")], "the seat's own hand is shown"
     # The sheet stands in for the raw variables.
     assert not any(ln.startswith(("rotation:", "last taken:", "hushed:")) for ln in lines)
+
+
+# ------------------------------------------------------- no seat learns a secret
+def observation_failures(program, seed: int, every: int = 3) -> list[str]:
+    """One whole random game with the observation property (`rulecraft test`'s, which checks two steps
+    of each game) run every few decisions, each time for a seat, a reshuffle and further decisions drawn
+    from the seed. The failures, one line each."""
+    from rulecraft.validate import properties
+    rnd = random.Random(seed)
+    m = machine.new_game(program, 6, None, seed, sink=[])
+    failures, step = [], 0
+    while m.result is None:
+        if step % every == 0:
+            viewer, shuffler, picker = rnd.randrange(6), random.Random(rnd.random()), random.Random(rnd.random())
+            try:
+                properties.check_observation(m, step, viewer, lambda n: properties._permutation(shuffler, n),
+                                             lambda n: picker.randrange(n))
+            except properties.PropertyFailure as e:
+                failures.append(str(e)[:300])
+        ids = machine.legal_ids(m)
+        machine.decide(m, ids[rnd.randrange(len(ids))])
+        step += 1
+    return failures
+
+
+@pytest.mark.parametrize("path, seed", [(GAME, 3), (SHORT, 7039)], ids=["weird-sisters", "weird-sisters-short"])
+def test_no_seat_is_told_what_it_may_not_know(path, seed):
+    """Whether a witch is offered a spell, asked to answer, to pay or to act again never depends on her
+    teammates' or rivals' hidden cards (issue 9). Before the fix, the first game alone failed 16 times
+    (a spell offered only when the teammates could pay it; a reaction window, and step 4, asked only of
+    a witch who could act)."""
+    assert observation_failures(load_file(path), seed) == []

@@ -29,11 +29,12 @@ class Checker(Declarations, Statements, Expressions):
     """The two passes over one game's declarations; its state is declared in base.CheckerBase."""
 
 
-def check(decls, originals, diags, file_span=None, module: bool = False):
+def check(decls, originals, diags, file_span=None, module: bool = False, inspect: list | None = None):
     """Check merged declarations; return the typed IR (rulecraft.check.ir.Program), or None when
     an error was found (every one is in `diags`). `file_span` (the entry file's first line) is where
     a file with no declarations is reported; a `module` (a file to be imported) needs no `players`
-    and no `rule play`."""
+    and no `rule play`. `inspect`, a list, receives the Checker, whose symbol tables tell the
+    language server each name's type."""
     c = Checker(decls, originals, diags)
     c.empty_span = file_span
     c.module = module
@@ -42,6 +43,8 @@ def check(decls, originals, diags, file_span=None, module: bool = False):
     for name, sym in list(c.defs.items()):
         if not sym.frame_size:
             c.check_def(sym)
+    if inspect is not None:
+        inspect.append(c)
     if any(d.severity == "error" for d in diags):
         return None
     program = lower(c)

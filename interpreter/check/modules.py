@@ -78,8 +78,9 @@ class Loaded:
 
 
 class _Loader:
-    def __init__(self, entry: Path):
+    def __init__(self, entry: Path, overlays: dict | None = None):
         self.entry = entry.resolve()
+        self.overlays = overlays or {}     # resolved path -> text not yet saved (an editor's buffer)
         self.roots = [bundled_dir("rulecraft.stdlib").resolve(), bundled_dir("rulecraft.games").resolve(), self.entry.parent]
         self.sources: dict[str, str] = {}
         self.diags: list[Diagnostic] = []
@@ -92,8 +93,11 @@ class _Loader:
     def read(self, path: Path, span=None) -> ast.Module | None:
         shown = display_path(path)
         try:
-            with open(path, "rb") as f:
-                data = f.read(MAX_RULES_BYTES + 1)
+            if path in self.overlays:
+                data = self.overlays[path].encode("utf-8", "surrogatepass")
+            else:
+                with open(path, "rb") as f:
+                    data = f.read(MAX_RULES_BYTES + 1)
         except OSError as e:
             self.diags.append(Diagnostic(span or _file_span(shown), f"cannot read {shown}: {e.strerror or e}"))
             return None
@@ -298,8 +302,9 @@ def _file_span(shown: str):
     return Span(shown, 1, 1)
 
 
-def load_declarations(entry: Path) -> Loaded:
-    loader = _Loader(entry)
+def load_declarations(entry: Path, overlays: dict | None = None) -> Loaded:
+    """`overlays` maps resolved paths to texts read instead of the files (the language server's open buffers)."""
+    loader = _Loader(entry, overlays)
     decls = loader.load(entry) or []
     return Loaded(entry=loader.entry, decls=decls, sources=loader.sources, originals=loader.originals,
                   digest=loader.hash.hexdigest(), diagnostics=loader.diags)

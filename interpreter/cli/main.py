@@ -31,6 +31,9 @@ commands:
   test     run a game's scenarios and explore random games for broken rules
   simulate play many games by agents; win rates, scores, lengths and design metrics
   tournament  agents against each other in a round robin, rated on Elo's scale
+  fmt      lay out rule files in the one canonical way (--check, --diff)
+  lsp      a language server for editors (needs rulecraft[lsp])
+  doc      a game's rules as a Markdown or HTML document
 
 examples:
   rulecraft run blackmore --seed 7
@@ -39,6 +42,7 @@ examples:
   rulecraft play blackmore --seat 1 --save game.save
   rulecraft play --load game.save
   rulecraft check games/blackmore.rules
+  rulecraft doc blackmore --out blackmore.html
   rulecraft test examples/blackmore-no-refill.rules --explore 5
   rulecraft replay rulecraft-failures/blackmore-no-refill.failure.yaml --step --omniscient
   rulecraft simulate blackmore -n 1000 --players 2 --agents ismcts:iterations=100,random
@@ -120,6 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
     from .tournament import add_parser as add_tournament
     add_tournament(sub, GAME_HELP, SET_HELP)
+    from .fmt import add_parser as add_fmt
+    add_fmt(sub)
+    from .lsp import add_parser as add_lsp
+    add_lsp(sub)
+    from .doc import add_parser as add_doc
+    add_doc(sub, GAME_HELP)
     for command in sub.choices.values():
         command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser
@@ -141,8 +151,12 @@ def _commands():
     from .simulate import cmd_simulate
     from .test import cmd_test
     from .tournament import cmd_tournament
+    from .fmt import cmd_fmt
+    from .lsp import cmd_lsp
+    from .doc import cmd_doc
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
-            "test": cmd_test, "simulate": cmd_simulate, "tournament": cmd_tournament}
+            "test": cmd_test, "simulate": cmd_simulate, "tournament": cmd_tournament, "fmt": cmd_fmt,
+            "lsp": cmd_lsp, "doc": cmd_doc}
 
 
 def _error(message: str) -> int:

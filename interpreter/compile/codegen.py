@@ -13,7 +13,7 @@ from ..runtime.errors import StepBudgetSpent
 from ..runtime.helpers import HELPERS
 from .codecache import CodeCache
 
-SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "max": max,
+SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "max": max, "min": min,
                  "range": range, "reversed": reversed, "int": int, "str": str, "True": True, "False": False}
 
 TICK = ("m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()")
@@ -27,6 +27,7 @@ class Namespace:
         self.env: dict = dict(HELPERS)
         self.env["__builtins__"] = dict(SAFE_BUILTINS)
         self.env["StepBudgetSpent"] = StepBudgetSpent
+        self.env["Exception"] = Exception     # a def computed first that fails (ExprGen.compute_first)
         self.const_names: dict = {}
         self.keep: list = []          # constants stay alive, so their ids stay unique
         self.lines: dict = {}         # generated file name -> (rule label, span of each line)

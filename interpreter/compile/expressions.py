@@ -13,6 +13,7 @@ from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
+from .invariants import safe, worth_moving
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -32,6 +33,38 @@ def hidden_as(card_type) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
+# the kinds of node that may be computed before a loop (invariants.safe says which are)
+_MOVABLE = frozenset((ir.OwnedVar, ir.TableEntry, ir.Zone, ir.BuiltinCall, ir.Property, ir.BinOp, ir.Compare,
+                      ir.BoolOp, ir.Not, ir.Neg, ir.Cond))
+
+
+class _Loop:
+    """A loop being generated: its own locals, and the parts computed once before it (name, source)."""
+
+    def __init__(self, bound: set):
+        self.bound = bound
+        self.parts: list = []
+        self.names: dict = {}           # source -> name: the same part written twice is computed once
+
+    def name_of(self, gen, e) -> str:
+        loops, gen.loops = gen.loops, []          # the part itself as plain source
+        try:
+            source = getattr(gen, "ex_" + type(e).__name__)(e)
+        finally:
+            gen.loops = loops
+        name = self.names.get(source)
+        if name is None:
+            name = self.names[source] = gen.ns.fresh("_h")
+            self.parts.append((name, source))
+        return name
+
+    def clause(self) -> str:
+        """A `for` binding the parts once, put first in a comprehension."""
+        if not self.parts:
+            return ""
+        return f"for ({''.join(n + ', ' for n, _ in self.parts)}) in (({''.join(v + ', ' for _, v in self.parts)}),) "
+
+
 class ExprGen:
     def __init__(self, prog: ir.Program, layout, ns, diags):
         self.prog = prog
@@ -43,6 +76,15 @@ class ExprGen:
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.const_values: dict = {} # const name -> the source of its value, once computed
+        self.loops: list = []        # the loops (comprehensions, `by` keys) being generated, innermost last
+        self.arg_facts: dict = {}    # while a def is inlined: its parameters -> (safe, locals read) of the argument
+        self.plain_subst = None      # the arguments' sources with no part computed before a loop in them
+        self.computed: dict = {}     # def without parameters -> name of its value computed before the statement
+        self.pure_defs: dict = {}    # def name -> does computing it change nothing (no random, no step spent)?
+        self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
+        self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
+        # defs without parameters that are more than a number: those worth computing once a statement
+        self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
@@ -50,7 +92,62 @@ class ExprGen:
         return self.ns.const(value)
 
     def src(self, e) -> str:
+        if self.loops and type(e) in _MOVABLE and self.movable(e):
+            scope = self.scope_for(e)
+            if scope is not None:
+                return scope.name_of(self, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def movable(self, e) -> bool:
+        """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
+        if self.subst is not None:
+            return safe(e, self.local_safe) and worth_moving(e)
+        known = self.movable_nodes.get(id(e))
+        if known is None:
+            known = self.movable_nodes[id(e)] = safe(e) and worth_moving(e)
+        return known
+
+    # ------------------------------------------------------------ parts computed once before a loop
+    def local_safe(self, slot: int) -> bool:
+        facts = self.arg_facts.get(slot) if self.subst is not None else None
+        return facts is None or facts[0]
+
+    def local_reads(self, e) -> set:
+        """The rule's locals `e` reads (through the arguments of the defs being inlined)."""
+        out = set()
+        for n in ir.walk(e):
+            if isinstance(n, ir.Local):
+                facts = self.arg_facts.get(n.slot) if self.subst is not None else None
+                if facts is None:
+                    out.add(n.slot)
+                else:
+                    out |= facts[1]
+        return out
+
+    def scope_for(self, e):
+        """The outermost of the loops being generated over none of whose locals `e` depends (None: the innermost)."""
+        reads = self.local_reads(e)
+        chosen = None
+        for scope in reversed(self.loops):
+            if scope.bound & reads:
+                break
+            chosen = scope
+        return chosen
+
+    def enter_loop(self, bound: set) -> "_Loop":
+        scope = _Loop(bound)
+        self.loops.append(scope)
+        return scope
+
+    def leave_loop(self, scope) -> None:
+        popped = self.loops.pop()
+        assert popped is scope
+
+    def inlined_args(self, args) -> dict:
+        """For a def being inlined: each parameter's argument, can it be computed early, which locals it reads."""
+        if not self.loops:
+            return {}
+        return {i: (safe(a, self.local_safe), self.local_reads(a)) for i, a in enumerate(args)}
 
     def seq(self, e) -> str:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
@@ -69,7 +166,8 @@ class ExprGen:
 
     def local(self, slot: int) -> str:
         if self.subst is not None and slot in self.subst:
-            return self.subst[slot]
+            # a part computed before a loop is written with no names of other such parts in it
+            return self.subst[slot] if self.loops else self.plain_subst[slot]
         return f"v{slot}"
 
     @staticmethod
@@ -266,20 +364,114 @@ class ExprGen:
             return f"({inner} if {inner} is not None and {positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
         return f"rt_cast(m, {inner}, {positions}, {name})"
 
+    # ------------------------------------------------------------ defs without parameters, once a statement
+    def pure(self, name: str) -> bool:
+        """Is computing def `name` free of effects: no `random`, no step spent (inner `for`s of a
+        comprehension), no card made — through the defs it calls too?"""
+        known = self.pure_defs.get(name)
+        if known is None:
+            self.pure_defs[name] = False          # a def that calls itself: not computed ahead
+            known = True
+            for n in ir.walk(self.prog.defs[name].body):
+                if (isinstance(n, ir.BuiltinCall) and n.name == "random") or isinstance(n, ir.MakeCard) \
+                        or (isinstance(n, ir.Comprehension) and len(n.fors) > 1) \
+                        or (isinstance(n, ir.DefCall) and not self.pure(n.name)):
+                    known = False
+                    break
+            self.pure_defs[name] = known
+        return known
+
+    def def_uses(self, exprs) -> dict:
+        """How often each def without parameters is computed by these expressions, directly or in the
+        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once)."""
+        uses: dict = {}
+        for e in exprs:
+            if e is not None:
+                for name, count in self.uses_in(e).items():
+                    uses[name] = uses.get(name, 0) + count
+        return uses
+
+    def uses_in(self, n) -> dict:
+        out: dict = {}
+
+        def add(counts):
+            for name, count in counts.items():
+                out[name] = out.get(name, 0) + count
+        for x in ir.walk(n):
+            if isinstance(x, ir.DefCall):
+                d = self.prog.defs[x.name]
+                if d.params == 0:
+                    out[x.name] = out.get(x.name, 0) + 1
+                elif not d.binds_locals:
+                    add(self.body_uses(x.name))
+            elif isinstance(x, (ir.Comprehension, ir.BestBy)):
+                add(self.uses_in(tuple(getattr(x, f) for f in ir._child_fields(type(x)))))   # once more
+        return out
+
+    def body_uses(self, name: str) -> dict:
+        """uses_in of a def's body, worked out once per def."""
+        known = self.def_body_uses.get(name)
+        if known is None:
+            self.def_body_uses[name] = {}        # a def that calls itself counts its own body once
+            known = self.def_body_uses[name] = self.uses_in(self.prog.defs[name].body)
+        return known
+
+    def compute_first(self, exprs, ind: int, span) -> tuple[list, list]:
+        """Lines computing, before a statement, each def without parameters that its expressions
+        compute more than once: nothing changes the state while a statement's expressions are
+        computed, so the def's value is the same at each use. A def that fails is computed again
+        where it is used (and fails there, as it would have): `rt_UNSET` marks it."""
+        lines, names = [], []
+        if not self.worth_computing_first:
+            return lines, names
+        for name, count in self.def_uses(exprs).items():
+            if count < 2 or name in self.computed or name not in self.worth_computing_first or not self.pure(name):
+                continue
+            body = self.plain_call(name)
+            local = self.ns.fresh("_d")
+            lines += [(ind, "try:", span), (ind + 1, f"{local} = {body}", span),
+                      (ind, "except Exception:", span), (ind + 1, f"{local} = rt_UNSET", span)]
+            self.computed[name] = local
+            names.append(name)
+        return lines, names
+
+    def plain_call(self, name: str) -> str:
+        """Source computing def `name` (no parameters) where it stands, as if nothing were computed first."""
+        d = self.prog.defs[name]
+        saved, self.computed = self.computed, {}
+        try:
+            return self.ex_DefCall(ir.DefCall(d.type, d.span, name, ()))
+        finally:
+            self.computed = saved
+
+    def forget(self, names) -> None:
+        for name in names:
+            del self.computed[name]
+
     # ------------------------------------------------------------ calls
     def ex_DefCall(self, e):
+        local = self.computed.get(e.name)
+        if local is not None:
+            return f"({local} if {local} is not rt_UNSET else {self.plain_call(e.name)})"
         d = self.prog.defs[e.name]
         if d.const:
             return self.const_value(d)
         if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
-            saved = self.subst
-            self.subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+            saved, saved_plain, saved_facts = self.subst, self.plain_subst, self.arg_facts
+            facts = self.inlined_args(e.args)
+            subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+            plain = subst
+            if self.loops:
+                loops, self.loops = self.loops, []
+                plain = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
+                self.loops = loops
+            self.subst, self.plain_subst, self.arg_facts = subst, plain, facts
             try:
                 return f"({self.src(d.body)})"
             finally:
-                self.subst = saved
+                self.subst, self.plain_subst, self.arg_facts = saved, saved_plain, saved_facts
                 self.inlining.discard(e.name)
         fname = self.def_names.get(e.name)
         if fname is None:
@@ -287,8 +479,10 @@ class ExprGen:
             self.def_names[e.name] = fname
             params = ", ".join(["m"] + [f"v{i}" for i in range(d.params)])
             saved, self.subst = self.subst, None
+            computed, self.computed = self.computed, {}
+            loops, self.loops = self.loops, []
             body = self.src(d.body)
-            self.subst = saved
+            self.subst, self.computed, self.loops = saved, computed, loops
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
@@ -327,11 +521,22 @@ class ExprGen:
 
     def best_by(self, call, helper) -> str:
         b = call.args[0]
-        return f"{helper}({self.seq(b.iterable)}, lambda v{b.slot}: {self.src(b.key)})"
+        seq = self.seq(b.iterable)
+        scope = self.enter_loop({b.slot})
+        try:
+            key = self.src(b.key)
+        finally:
+            self.leave_loop(scope)
+        defaults = "".join(f", {n}={v}" for n, v in scope.parts)      # computed once, when the lambda is made
+        return f"{helper}({seq}, lambda v{b.slot}{defaults}: {key})"
 
-    def iterated(self, e) -> str:
-        """Source of something to go through once: a comprehension becomes a generator (any/all stop early)."""
+    def iterated(self, e, whole: bool = False) -> str:
+        """Source of something to go through once: a comprehension becomes a generator (any/all stop
+        early), or a list — quicker to make — when it is gone through `whole` (sum) or is short and
+        nothing in it can fail (so computing the elements after the deciding one changes nothing)."""
         if isinstance(e, ir.Comprehension):
+            if whole or self.short_and_safe(e):
+                return f"[{self.comprehension(e)}]"
             return f"({self.comprehension(e)})"
         return self.seq(e)
 
@@ -358,6 +563,22 @@ class ExprGen:
         var = f"v{e.slot}"
         return f"({var} for {var} in {self.seq(e.iterable)} if {self.src(e.cond)})"
 
+    SHORT = 12      # a loop over at most this many values is short
+
+    def short_and_safe(self, e) -> bool:
+        """A comprehension over players, teams or a small fixed collection whose parts cannot fail."""
+        for f in e.fors:
+            it = f.iterable
+            if isinstance(it, ir.Special) and it.name in ("players", "teams"):
+                size = self.layout.max_players if it.name == "players" else self.layout.team_count
+            elif isinstance(it, ir.Fixed) and it.kind in ("range", "enum"):
+                size = it.hi - it.lo + 1
+            else:
+                return False
+            if size > self.SHORT or (f.cond is not None and not safe(f.cond)):
+                return False
+        return safe(e.element)
+
     def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
         raise AssertionError("BestBy outside a builtin")
 
@@ -366,7 +587,10 @@ class ExprGen:
         if isinstance(e.index, ir.Const) and e.index.value in (0, -1):     # the first or last: no call
             xs = self.seq(e.seq)
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
-        return f"rt_index({self.seq(e.seq)}, {self.src(e.index)})"
+        xs, i = self.seq(e.seq), self.src(e.index)
+        if xs.isidentifier() and self.is_simple(e.index):     # in range (the common case) inline, else the error
+            return f"({xs}[{i}] if 0 <= {i} < len({xs}) else rt_index({xs}, {i}))"
+        return f"rt_index({xs}, {i})"
 
     def ex_ListLit(self, e):
         if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
@@ -421,18 +645,33 @@ class ExprGen:
     def ex_Neg(self, e):
         return f"(-({self.src(e.operand)}))"
 
-    def comprehension_clauses(self, e) -> str:
-        clauses = []
-        for k, f in enumerate(e.fors):
-            seq = self.seq(f.iterable)
-            clause = f"for v{f.slot} in {seq if k == 0 else f'rt_spend(m, {seq})'}"     # inner ones: a product
-            if f.cond is not None:
-                clause += f" if {self.src(f.cond)}"
-            clauses.append(clause)
-        return " ".join(clauses)
+    def comprehension(self, e, filtered: bool = False) -> str:
+        """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones);
+        the parts that are the same for every element are computed once, first."""
+        first = self.seq(e.fors[0].iterable)
+        scope = self.enter_loop({f.slot for f in e.fors})
+        try:
+            clauses = []
+            for k, f in enumerate(e.fors):
+                seq = first if k == 0 else f"rt_spend(m, {self.seq(f.iterable)})"     # inner ones: a product
+                clause = f"for v{f.slot} in {seq}"
+                if f.cond is not None:
+                    clause += f" if {self.src(f.cond)}"
+                clauses.append(clause)
+            element = self.src(e.element)
+        finally:
+            self.leave_loop(scope)
+        clauses = scope.clause() + " ".join(clauses)
+        return f"0 {clauses} if {element}" if filtered else f"{element} {clauses}"
 
-    def comprehension(self, e) -> str:
-        return f"{self.src(e.element)} {self.comprehension_clauses(e)}"
+    def filtered(self, slot: int, seq: str, cond) -> str:
+        """`[v for v in seq if cond]` (a choice's options), the parts of `cond` the same for each computed once."""
+        scope = self.enter_loop({slot})
+        try:
+            test = self.src(cond)
+        finally:
+            self.leave_loop(scope)
+        return f"[v{slot} {scope.clause()}for v{slot} in {seq} if {test}]"
 
     def ex_Comprehension(self, e):
         return f"tuple([{self.comprehension(e)}])"

@@ -180,8 +180,7 @@ class RuleGen(StatementGen):
     def nat_run(self, stmts):
         out = []
         saved, self.stop_text = self.stop_text, "return False"
-        for s in stmts:
-            getattr(self, "nat_" + type(s).__name__)(s, out, 0)
+        self.nat_statements(stmts, out, 0)
         self.stop_text = saved
         self.blocks[-1].extend(out)
 
@@ -314,7 +313,7 @@ class RuleGen(StatementGen):
         # Being asked is information: a player who may pass, over options some seat may not see, is
         # asked even when only the pass is left, so that whether she could act is not revealed.
         always = s.may and reads_hidden(self.prog, (s.domain, s.where))
-        fixed = x.fixed(s.domain) if isinstance(s.domain, ir.Fixed) and s.where is None else None
+        fixed = self.constant_options(s) if s.where is None else None
         if fixed is not None:
             # the same options every time: values and option ids are constants
             fixed = tuple(dict.fromkeys(fixed))
@@ -324,13 +323,11 @@ class RuleGen(StatementGen):
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
             seq = x.seq(s.domain)
-            var = f"v{s.slot}"
             if s.where is not None:
-                self.line(f"_xs = tuple([{var} for {var} in {seq} if {x.src(s.where)}])", s.span)
+                self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
-            unique = isinstance(s.domain, ir.Special) or isinstance(s.domain.type, T.ZoneT) \
-                or (isinstance(s.domain, ir.Fixed) and s.domain.kind != "card set")
+            unique = self.distinct(s.domain)
             if not unique:
                 self.line("_xs = tuple(dict.fromkeys(_xs))", s.span)    # a list may repeat a value: offer it once
             self.line("if True:" if always else "if _xs:", s.span)
@@ -361,6 +358,42 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def distinct(self, e, depth: int = 0) -> bool:
+        """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,
+        the seats or teams, a range, an enum, a card type, a card set made of distinct cards, a
+        filter of such a list, or one of a written list of such lists."""
+        if depth > 8:
+            return False
+        if isinstance(e.type, T.ZoneT) or isinstance(e, ir.Special):
+            return True
+        if isinstance(e, ir.Fixed):
+            values = self.x.fixed(e)
+            return values is not None and len(set(values)) == len(values)
+        if isinstance(e, ir.ListLit):
+            if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
+                return self.distinct(e.items[0], depth + 1)
+            return all(isinstance(i, ir.Const) for i in e.items) and len({i.value for i in e.items}) == len(e.items)
+        if isinstance(e, ir.Comprehension):
+            return len(e.fors) == 1 and isinstance(e.element, ir.Local) and e.element.slot == e.fors[0].slot \
+                and self.distinct(e.fors[0].iterable, depth + 1)
+        if isinstance(e, ir.Index):
+            return isinstance(e.seq, ir.ListLit) and e.seq.items \
+                and all(not isinstance(i, ir.Comprehension) and self.distinct(i, depth + 1) for i in e.seq.items)
+        if isinstance(e, ir.Cond):
+            return self.distinct(e.then, depth + 1) and self.distinct(e.other, depth + 1)
+        if isinstance(e, ir.DefCall):       # whatever the arguments, the def's body says it
+            return self.distinct(self.prog.defs[e.name].body, depth + 1)
+        return False
+
+    def constant_options(self, s):
+        """The options of a choice when they are the same every time (a fixed collection, or a list
+        of constants such as `[true, false]`), else None."""
+        if isinstance(s.domain, ir.Fixed):
+            return self.x.fixed(s.domain)
+        if isinstance(s.domain, ir.ListLit) and all(isinstance(i, ir.Const) for i in s.domain.items):
+            return tuple(bool(i.value) if i.type is T.BOOL else int(i.value) for i in s.domain.items)
+        return None
 
     def shown(self, s, load, elem, fmt):
         """The label as segments (runtime.helpers), for the seats that do not choose: a card they may

@@ -104,18 +104,43 @@ class StatementGen:
     # ------------------------------------------------------------ statements, as structured Python
     def nat_block(self, stmts, out, ind, span):
         start = len(out)
-        for s in stmts:
-            getattr(self, "nat_" + type(s).__name__)(s, out, ind)
+        self.nat_statements(stmts, out, ind)
         if len(out) == start:
             out.append((ind, "pass", span))
 
+    def nat_statements(self, stmts, out, ind):
+        """The statements in order; a def without parameters that a row of `let`s computes more than once
+        is computed once before them (a `let` changes no zone and no variable: see ExprGen.compute_first)."""
+        names = []
+        for k, s in enumerate(stmts):
+            if isinstance(s, ir.Let) and not names:
+                row = [s.value]
+                for after in stmts[k + 1:]:
+                    if not isinstance(after, ir.Let):
+                        break
+                    row.append(after.value)
+                if len(row) > 1:
+                    first, names = self.x.compute_first(row, ind, s.span)
+                    out += first
+            elif not isinstance(s, ir.Let) and names:
+                self.x.forget(names)
+                names = []
+            getattr(self, "nat_" + type(s).__name__)(s, out, ind)
+        self.x.forget(names)
+
     def nat_Let(self, s, out, ind):
+        first, names = self.x.compute_first([s.value], ind, s.span)
+        out += first
         out.append((ind, f"v{s.slot} = {self.x.src(s.value)}", s.span))
+        self.x.forget(names)
         self.bound(f"v{s.slot}", s.value, out, ind, s.span)
 
     def nat_Assign(self, s, out, ind):
+        first, names = self.x.compute_first([s.place, s.value], ind, s.span)
+        out += first
         place = self.x.src(s.place)
         out.append((ind, f"{place} {s.op} {self.x.src(s.value)}", s.span))
+        self.x.forget(names)
         self.bound(place, s.value, out, ind, s.span)
 
     @staticmethod
@@ -184,7 +209,10 @@ class StatementGen:
 
     def nat_If(self, s, out, ind):
         for k, (cond, body) in enumerate(s.branches):
+            first, names = self.x.compute_first([cond], ind, cond.span) if k == 0 else ([], [])
+            out += first
             out.append((ind, f"{'if' if k == 0 else 'elif'} {self.x.src(cond)}:", cond.span))
+            self.x.forget(names)
             self.nat_block(body, out, ind + 1, s.span)
         if s.otherwise is not None:
             out.append((ind, "else:", s.span))

@@ -104,19 +104,24 @@ def run(m: State, budget: int = STEP_BUDGET) -> None:
             if entries[fr[0]](m, fr):
                 return
             stack.pop()
-    except StepBudgetSpent as e:
-        raise _runtime_error(m, e, f"the rules ran {budget:,} steps without a decision (an endless loop?)") from None
-    except RuleFailure as e:
-        raise _runtime_error(m, e, str(e)) from None
-    except RecursionError as e:
-        raise _runtime_error(m, e, "rules or functions call each other too deeply (about 900 calls inside one "
-                                   "another at most): a recursion without end, or a finite one too deep for rulecraft — "
-                                   "write a deep one as a `while` loop") from None
-    except Exception as e:     # not the rules' fault: say so, with where the rules stood
-        raise _runtime_error(m, e, f"internal error in rulecraft, please report it: {type(e).__name__}: {e}",
-                             InternalError) from None
+    except Exception as e:
+        raise _failure(m, e, budget) from None
     m.pending = None
     finish(m)
+
+
+def _failure(m, e, budget):
+    """The error to raise for an exception out of the rules' code."""
+    if isinstance(e, StepBudgetSpent):
+        return _runtime_error(m, e, f"the rules ran {budget:,} steps without a decision (an endless loop?)")
+    if isinstance(e, RuleFailure):
+        return _runtime_error(m, e, str(e))
+    if isinstance(e, RecursionError):
+        return _runtime_error(m, e, "rules or functions call each other too deeply (about 900 calls inside one "
+                                    "another at most): a recursion without end, or a finite one too deep for rulecraft — "
+                                    "write a deep one as a `while` loop")
+    # not the rules' fault: say so, with where the rules stood
+    return _runtime_error(m, e, f"internal error in rulecraft, please report it: {type(e).__name__}: {e}", InternalError)
 
 
 def _runtime_error(m, exc, message, kind=RulesRuntimeError):
@@ -261,7 +266,19 @@ def decide(m: State, action_id: int) -> None:
         fr[1] = info.body_pc
     m.pending = None
     m.decisions += 1
-    run(m)
+    # run(m), inlined: this is the path of every decision
+    m.ticks = STEP_BUDGET
+    stack = m.stack
+    entries = program.entries
+    try:
+        while stack:
+            fr = stack[-1]
+            if entries[fr[0]](m, fr):
+                return
+            stack.pop()
+    except Exception as e:
+        raise _failure(m, e, STEP_BUDGET) from None
+    finish(m)
 
 
 def option_labelled(m: State, text: str) -> int:

@@ -230,6 +230,10 @@ def rt_move_zone(m, src, dst, bottom):
     where = m.where
     for c in cards:
         where[c] = dst
+    if type(m.sink) is ShownLog:    # the observation property: they were in sight of who sees `src`
+        log, mask = m.sink.cards, m.program.seen_masks[m.n][src]
+        for c in cards:
+            log[c] = log.get(c, 0) | mask
     if bottom:
         m.zones[dst][0:0] = cards
     else:
@@ -353,6 +357,10 @@ def seal(m, segments) -> tuple:
                     mask &= masks[m.where[c]]
             for z in zones:
                 mask &= masks[z]
+            if log is not None:         # a card told by its field ("Red") is shown too, to who is told it
+                for c in cards:
+                    if c is not None and mask:
+                        log[c] = log.get(c, 0) | mask
             out.append(text if mask == everyone else (text, mask, hidden))
         else:
             stack.extend(reversed(s))
@@ -391,6 +399,8 @@ def rt_told(m, who, team: bool):
         return sum(1 << p for p in range(m.n) if p % t == who)
     return 1 << who
 
+
+rt_UNSET = object()     # a value computed ahead that failed: computed again where it is used (expressions.py)
 
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 

@@ -91,7 +91,9 @@ def check_view_hides(m, step, viewer, permute):
 
 def hidden_otherwise(m, viewer, permute):
     """A copy of the game that differs from it only in what `viewer` may not see (the cards hidden from
-    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden."""
+    them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden
+    or the rules cannot go on from that copy: midway through a move ("cast a spell", then which) what was
+    told already rules some copies out, as `determinize.sample` skips them."""
     places = determinize.hidden_places(m, viewer)
     secrets = [(v, k) for v, k in determinize.hidden_values(m, viewer)
                if not v.table_size and type(determinize.get_value(m, v, k)) in (int, bool)]
@@ -103,7 +105,10 @@ def hidden_otherwise(m, viewer, permute):
     for v, k in secrets:
         value = determinize.get_value(other, v, k)
         determinize.set_value(other, v, k, (not value) if type(value) is bool else value + 1)
-    determinize.ask_again(other)
+    try:
+        determinize.ask_again(other)
+    except RulesRuntimeError:           # not a game the viewer could be in
+        return None
     return other
 
 
@@ -142,15 +147,20 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
                           if (machine.label(second.state, i) if who == viewer else
                               observe.render(_sealed_if_taken(second.state, i), viewer)) == told), None)
             if match is None:
-                seen_before = _visible(first.state, viewer)
+                seen_before, in_sight_before = _visible(first.state, viewer), _in_sight(first.state, viewer)
+
+                def shown():
+                    """A card seen for the first time, or one seen before (taken from a face-up pile into a
+                    hand) that comes back in sight."""
+                    return (_visible(first.state, viewer) - seen_before
+                            or _in_sight(first.state, viewer) - in_sight_before)
                 first.take(choice)
                 # the decision shows what set the two games apart — a card played face up — at once or at
                 # the end of the move it begins ("cast a spell", then which one): the chooser's next steps
-                while not (_visible(first.state, viewer) - seen_before) and not first.over \
-                        and first.to_move == who != viewer:
+                while not shown() and not first.over and first.to_move == who != viewer:
                     ids = first.legal_ids()
                     first.take(ids[pick(len(ids))])
-                if _visible(first.state, viewer) - seen_before:
+                if shown():
                     return
                 raise PropertyFailure("a seat is told only what it may know",
                                       f"player {viewer + 1} was told '{first.state.names[who]}: {told}', which no "
@@ -166,11 +176,16 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
 
 
 def _visible(state, viewer) -> set:
-    """The cards `viewer` sees now, or was shown by name in a text since the check began, and the
+    """The cards `viewer` sees now, or was shown in a text (by name or by a field) since the check began, and the
     secret values the rules revealed (`reveal(x)`) since then."""
     log = state.sink if isinstance(state.sink, ShownLog) else ShownLog()
-    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards} \
+    return _in_sight(state, viewer) \
         | {c for c, mask in log.cards.items() if mask >> viewer & 1} | {("revealed", k) for k in range(log.reveals)}
+
+
+def _in_sight(state, viewer) -> set:
+    """The cards in the zones `viewer` sees now."""
+    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards}
 
 
 def _session_on(state):

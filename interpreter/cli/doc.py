@@ -1,0 +1,36 @@
+"""`rulecraft doc GAME`: the game's rules as a Markdown or HTML document."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..diagnostics import UserError
+
+
+def add_parser(sub, game_help: str) -> None:
+    doc = sub.add_parser("doc", help="write a game's rules as a document (Markdown or HTML)", description=(
+        "Write a document of GAME generated from its rule file (merged with its base game and imports): "
+        "title and players, options with their descriptions, components (cards, zones and who sees them, "
+        "variables), the rules in order with their comments, scoring, invariants, the notes the file starts "
+        "with, and the scenarios as worked examples. Markdown on standard output unless --html or --out."))
+    doc.add_argument("game", metavar="GAME", help=game_help)
+    doc.add_argument("--html", action="store_true", help="write one HTML page (with highlighted rules) instead")
+    doc.add_argument("--out", "-o", metavar="FILE", help="write to FILE (.html implies --html)")
+
+
+def cmd_doc(args) -> int:
+    from ..document import document
+    from ..document.render import html_page, markdown
+    from ..loader import game_path
+    blocks = document(game_path(args.game))
+    as_html = args.html or (args.out is not None and args.out.lower().endswith((".html", ".htm")))
+    text = html_page(blocks) if as_html else markdown(blocks)
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot write {args.out}: {e.strerror or e}") from None
+    print(f"wrote {args.out}")
+    return 0

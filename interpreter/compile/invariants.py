@@ -1,0 +1,86 @@
+"""Which parts of an expression may be computed once before the loop they are in.
+
+In `[c for c in p.hand if p.filled[c.crop] == 0]`, `p.filled` is the same for
+every `c`: nothing in an expression changes the state while it is computed.
+Such a part is computed once before the loop (expressions.py binds it with a
+one-element `for`, or a lambda's default argument) instead of once per
+element. It is computed even when the loop turns out empty, so only parts that
+cannot fail are moved: numbers, variables, a player's or a team's entries,
+sizes of zones, arithmetic that cannot divide by zero or overflow the bounds,
+comparisons and their combinations — never a def call, a card's field (a
+variable may hold no card), a cast, `top`, an index or `random`.
+"""
+from __future__ import annotations
+
+from ..check import ir
+from ..check import types as T
+
+_VALUE_KEYS = (T.PLAYER, T.TEAM)         # values that are always a valid index of a per-player/team list
+
+
+def _index_type(typ) -> bool:
+    return typ in _VALUE_KEYS or isinstance(typ, T.EnumT)
+
+
+def safe(e, local_ok=None) -> bool:
+    """Can `e` be computed anywhere without failing (and without changing anything)? `local_ok(slot)`
+    says it of a local (a parameter of a def being inlined is its argument); by default every local is."""
+    return _safe(e, local_ok or _always)
+
+
+def _always(_slot) -> bool:
+    return True
+
+
+def _safe(e, ok) -> bool:
+    if isinstance(e, ir.Local):
+        return ok(e.slot)
+    if isinstance(e, (ir.Const, ir.Var)):
+        return True
+    if isinstance(e, ir.Special):
+        return e.name in ("player_count", "players", "teams")
+    if isinstance(e, ir.OwnedVar):
+        return _index_type(e.owner.type) and _safe(e.owner, ok)
+    if isinstance(e, ir.TableEntry):
+        return e.key_kind == "direct" and _index_type(e.key.type) and _safe(e.table, ok) and _safe(e.key, ok)
+    if isinstance(e, ir.Zone):
+        return e.owner is None or (_index_type(e.owner.type) and _safe(e.owner, ok))
+    if isinstance(e, ir.BuiltinCall):
+        return e.name in ("size", "empty") and len(e.args) == 1 and _safe(e.args[0], ok) \
+            and isinstance(e.args[0].type, (T.ZoneT, T.ListT)) and not isinstance(e.args[0], ir.Comprehension)
+    if isinstance(e, ir.Property):
+        return e.name in ("team", "seat") and _safe(e.obj, ok)
+    if isinstance(e, ir.BinOp):
+        if isinstance(e.type, T.ListT) or not (_safe(e.left, ok) and _safe(e.right, ok)):
+            return False
+        if e.op in ("+", "-"):
+            return True
+        if e.op == "*":                 # a product of two computed numbers is bounded by rt_mul
+            return isinstance(e.left, ir.Const) or isinstance(e.right, ir.Const)
+        return isinstance(e.right, ir.Const) and e.right.value != 0
+    if isinstance(e, ir.Compare):
+        if e.op in ("in", "not in") or isinstance(e.left.type, T.ZoneT) or isinstance(e.right.type, T.ZoneT):
+            return False
+        if e.op not in ("==", "!=") and not (e.left.type is T.INT and e.right.type is T.INT):
+            return False                # an order between other values (no card, say) could fail
+        return _safe(e.left, ok) and _safe(e.right, ok)
+    if isinstance(e, ir.BoolOp):
+        return _safe(e.left, ok) and _safe(e.right, ok)
+    if isinstance(e, (ir.Not, ir.Neg)):
+        return _safe(e.operand, ok)
+    if isinstance(e, ir.Cond):
+        return _safe(e.test, ok) and _safe(e.then, ok) and _safe(e.other, ok)
+    return False
+
+
+def worth_moving(e) -> bool:
+    """Costly enough to compute that binding it once first pays: a variable's entry, a table's, a size,
+    or five operations or more (not a name, a number or a little arithmetic on them)."""
+    if isinstance(e, (ir.Const, ir.Local, ir.Var, ir.Special)):
+        return False
+    nodes = 0
+    for n in ir.walk(e):
+        if isinstance(n, (ir.OwnedVar, ir.TableEntry, ir.BuiltinCall)) or (isinstance(n, ir.Zone) and n.owner is not None):
+            return True
+        nodes += 1
+    return nodes >= 5
