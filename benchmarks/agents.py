@@ -1,6 +1,6 @@
 """How strong the agents are: the yardsticks of issue 13, each printed with its figure.
 
-    python benchmarks/agents.py                 every yardstick at the issue's sizes (long: about an hour on 2 cores)
+    python benchmarks/agents.py                 every yardstick at the issue's sizes (long: most of an hour on 2 cores)
     python benchmarks/agents.py --quick         the same at a tenth of the games
     python benchmarks/agents.py blackmore       one yardstick (blackmore, three-sisters, weird-sisters, workers)
 
@@ -21,7 +21,9 @@ from rulecraft.loader import game_path  # noqa: E402
 from rulecraft.simulate import batch, metrics  # noqa: E402
 from rulecraft.simulate.games import Job  # noqa: E402
 
-SEARCH = "ismcts:iterations=300"
+SEARCH = "ismcts:iterations=100"                          # Blackmore
+SEARCH_LONG = "ismcts:iterations=30:depth=40"             # Weird Sisters: games of about 2,000 decisions
+SOLO = "ismcts:iterations=100"                            # Three Sisters solo
 
 
 def play(game, players, agents, n, workers, seed=0, settings=()):
@@ -70,7 +72,7 @@ def main() -> int:
                   f"--agents {SEARCH},{rival}, and seats swapped with --seed 1)")
     if "three-sisters" in args.which:
         n = max(2, 20 // scale)
-        for agent in ("greedy", "ismcts:iterations=400"):
+        for agent in ("greedy", SOLO):
             results, _ = play("three-sisters-solo", 1, [agent], n, w)
             mean, sd = metrics.mean_sd(r.scores[0] for r in results if r.scores)
             print(f"three-sisters-solo: {agent} scores {mean:.1f} on average (sd {sd:.1f}) over {n} games, "
@@ -78,10 +80,10 @@ def main() -> int:
                   f"(rulecraft simulate three-sisters-solo -n {n} --agents {agent})")
     if "weird-sisters" in args.which:
         n = 100 // scale
-        rate, sec, games = head_to_head("weird-sisters", 6, SEARCH, "random", n, w, [0, 2, 4])
-        print(f"weird-sisters: an {SEARCH} team beats a random team in {rate:.1%} of {games} games, "
+        rate, sec, games = head_to_head("weird-sisters", 6, SEARCH_LONG, "random", n, w, [0, 2, 4])
+        print(f"weird-sisters: an {SEARCH_LONG} team beats a random team in {rate:.1%} of {games} games, "
               f"{sec:.2f} s a decision  (rulecraft simulate weird-sisters -n {n // 2} "
-              f"--agents {SEARCH},random,{SEARCH},random,{SEARCH},random, and swapped)")
+              f"--agents {SEARCH_LONG},random,{SEARCH_LONG},random,{SEARCH_LONG},random, and swapped)")
     if "workers" in args.which:
         n = 20000 // scale
         _, one = play("blackmore", 2, ["random", "random"], n, 1)

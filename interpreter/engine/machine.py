@@ -266,19 +266,7 @@ def decide(m: State, action_id: int) -> None:
         fr[1] = info.body_pc
     m.pending = None
     m.decisions += 1
-    # run(m), inlined: this is the path of every decision
-    m.ticks = STEP_BUDGET
-    stack = m.stack
-    entries = program.entries
-    try:
-        while stack:
-            fr = stack[-1]
-            if entries[fr[0]](m, fr):
-                return
-            stack.pop()
-    except Exception as e:
-        raise _failure(m, e, STEP_BUDGET) from None
-    finish(m)
+    run(m)
 
 
 def option_labelled(m: State, text: str) -> int:
