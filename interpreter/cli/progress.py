@@ -59,16 +59,22 @@ class _Live(_Quiet):
 
 
 @contextlib.contextmanager
-def bar(description: str, total: int | None):
-    """A progress bar for `total` units of work (None: unknown, a spinner), while the block runs."""
+def bar(description: str, total: int | None, unit: str | None = None):
+    """A progress bar for `total` units of work (None: unknown, a spinner), while the block runs;
+    with `unit` ("games"), also how many are done a second."""
     err = terminal.console(stderr=True)
     if not err.is_terminal:
         yield _Quiet(total)
         return
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, SpinnerColumn, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
-    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn()]
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            return terminal.text(f"{task.speed:.1f} {unit}/s" if task.speed else f"– {unit}/s")
+
+    columns = [SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()] \
+        + ([Rate()] if unit else []) + [TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn()]
     progress = Progress(*columns, console=err, transient=True, redirect_stdout=False, redirect_stderr=False)
     with progress:
         task = progress.add_task(terminal.safe(description), total=total)

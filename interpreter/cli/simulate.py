@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import csv
 import json
-import sys
-import time
 
 from ..diagnostics import UserError
 from ..simulate import batch, metrics
 from ..simulate.games import Job
-from . import common
+from . import common, progress
 
 
 def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
@@ -92,36 +90,11 @@ def _side(args, ref: str, workers: int) -> dict:
     options = Session.parse_options(program, args.set)           # checked here, once, with a clear sentence
     shown = {o.name: o.shown(options.get(o.name, o.default)) for o in program.options}
     jobs = [Job(path, players, tuple(args.set), tuple(kinds), args.seed, i) for i in range(args.games)]
-    progress = _Progress(args.games, program.title) if sys.stderr.isatty() and not args.json else None
-    results = batch.run(jobs, workers, args.backend, progress.update if progress else None)
-    if progress:
-        progress.close()
+    with progress.bar(program.title, args.games, unit="games") as live:
+        results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
     summary = metrics.summarise(results, players, len(program.teams))
     return {"title": program.title, "ref": ref, "players": players, "agents": kinds, "options": shown,
             "results": results, "summary": summary}
-
-
-class _Progress:
-    """A one-line progress bar on the terminal (games done, games a second, time left)."""
-
-    def __init__(self, total: int, title: str):
-        self.total, self.title, self.start, self.shown = total, title, time.monotonic(), 0.0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if now - self.shown < 0.1 and done < self.total:
-            return
-        self.shown = now
-        rate = done / max(now - self.start, 1e-9)
-        left = (self.total - done) / rate if rate else 0
-        width = 30
-        bar = "#" * (width * done // self.total) + "-" * (width - width * done // self.total)
-        sys.stderr.write(f"\r{self.title}: [{bar}] {done}/{self.total} games, {rate:.1f}/s, {left:.0f} s left ")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        sys.stderr.write("\r" + " " * 100 + "\r")
-        sys.stderr.flush()
 
 
 def _table(side: dict) -> list[str]:

@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ..diagnostics import UserError
 from ..engine.session import Session
 from ..simulate import batch, tournament
-from . import common
-from .simulate import _Progress
+from . import common, progress
 
 
 def add_parser(sub, game_help: str, set_help: str) -> None:
@@ -46,10 +44,8 @@ def cmd_tournament(args) -> int:
     Session.parse_options(program, args.set)
     todo = tournament.jobs(str(common.game_path(args.game)), agents, players, args.set, args.games, args.seed)
     workers = args.workers if args.workers is not None else batch.default_workers()
-    progress = _Progress(len(todo), program.title) if sys.stderr.isatty() and not args.json else None
-    results = batch.run(todo, workers, on_done=progress.update if progress else None)
-    if progress:
-        progress.close()
+    with progress.bar(program.title, len(todo), unit="games") as live:
+        results = batch.run(todo, workers, on_done=lambda done: live.advance(done - live.done))
     table = tournament.standings(agents, todo, results, len(program.teams))
     if args.json:
         print(json.dumps(dict(table, game=program.title, players=players, games=len(todo), seed=args.seed),
