@@ -18,7 +18,7 @@ from .engine.machine import IllegalDecision, Option
 from .engine.session import Session
 from .loader import game_path, load_file
 from .runtime.errors import RulesRuntimeError
-from .tensors import Encoder
+from .tensors import Encoder, Memory
 
 IllegalAction = IllegalDecision      # an action that is not legal now; the game is unchanged
 Action = Option                      # a legal action: its `id` and its `label` ("play Blue 7")
@@ -88,6 +88,11 @@ class Game:
         return self._encoder
 
     @property
+    def information_state_shape(self) -> tuple[int]:
+        """The shape of `Match.information_state_tensor`: the observation, then the seat's memory."""
+        return (self.encoder.information_state_size,)
+
+    @property
     def observation_shape(self) -> tuple[int]:
         """The shape of every observation tensor of this game (rulecraft.tensors), known at load."""
         return (self.encoder.size,)
@@ -124,6 +129,8 @@ class Match:
         self.session = session
         self._told: dict = {}               # seat -> (lines told so far, the observer reading on)
         self._texts: dict = {}              # seat -> its observation text, until the next action
+        self._memory = Memory(game.players)  # where each seat last saw each card (information state)
+        self._memory.see(session.state)
 
     # ------------------------------------------------------------ whose turn, what is legal
     @property
@@ -165,6 +172,7 @@ class Match:
             self.session.take(int(action))
         else:
             raise IllegalAction(f"an action is an id, a label or an Action, not {action!r}")
+        self._memory.see(self.session.state)
 
     # ------------------------------------------------------------ agents
     def ask(self, agent) -> int:
@@ -227,6 +235,14 @@ class Match:
         self._texts[seat] = "\n".join(lines)
         return self._texts[seat]
 
+    def information_state_tensor(self, seat: int) -> list[float]:
+        """The seat's information state as numbers, `game.information_state_shape` long: its observation
+        tensor, then where it last saw each card (rulecraft.tensors `Memory`)."""
+        viewer = self._viewer(seat)
+        if self._memory.steps != self.session.state.decisions:      # moved on other than by `apply`
+            self._memory.see(self.session.state)
+        return self.game.encoder.encode_information_state(self.session.state, viewer, self._memory.last_seen[viewer])
+
     def information_state_text(self, seat: int) -> str:
         """The seat's information state as text: everything it was told since the start, then its view
         now. Matches a seat cannot tell apart give it the same text."""
@@ -269,6 +285,7 @@ class Match:
     def clone(self) -> "Match":
         """An independent copy: playing one does not change the other."""
         twin = Match(self.game, self.session.copy())
+        twin._memory = self._memory.copy()
         for seat, (lines, observer) in self._told.items():
             reader = observe.Observer(twin.session, observer.viewer)
             reader.read = observer.read
@@ -301,11 +318,24 @@ def match_from_yaml(text: str, name: str = "the save") -> Match:
 
 
 def _restore(data: dict, name: str) -> Match:
-    session = records.restore(data, lambda ref: load_file(game_path(ref)), name, narrate=True)
+    memory = []             # where each seat last saw each card, followed through the replay
+
+    def start(session):
+        memory.append(Memory(session.state.n))
+        memory[0].see(session.state)
+
+    def before(session, _index, _option_id):      # the position after the decision before
+        memory[0].see(session.state)
+
+    session = records.restore(data, lambda ref: load_file(game_path(ref)), name, narrate=True,
+                              on_start=start, on_decision=before)
     records.verify_state(data, session, name)
     game = Game(session.program, session.game_ref, session.state.n)
     game._options = dict(session.options)
-    return Match(game, session)
+    match = Match(game, session)
+    memory[0].see(session.state)
+    match._memory = memory[0]
+    return match
 
 
 # ------------------------------------------------------------------ agents

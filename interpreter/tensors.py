@@ -19,8 +19,15 @@ Segments, in order (`Encoder.layout` lists them with their offsets):
   it no bounds); Bool 0/1; an enum, a player, a team, a card or a zone one-hot over its
   universe (a card by name); a list of such values the count of each value; any other list its length;
   Str nothing. A value the seat may not see is all zeros.
+
+The *information state* (perfect recall) adds what the seat remembers: for each zone instance,
+by name, how many cards the seat last saw there (`Memory`: where each card was when it was last
+in a zone the seat sees; a card still in sight counts where it is). It is built from the seat's
+own sightings, so two games the seat cannot tell apart give it the same numbers.
 """
 from __future__ import annotations
+
+import functools
 
 from .check import types as T
 from .engine.views import can_see, sees_value
@@ -199,6 +206,62 @@ class Encoder:
                     out[at] = (value - lo) / (hi - lo) if hi > lo else 0.0
         return out
 
+    # ------------------------------------------------------------ what a seat remembers
+    @functools.cached_property
+    def memory_blocks(self) -> list[tuple[int, dict, int]]:
+        """(zone instance, card -> place of its name, offset) of the memory part, in the zones' order."""
+        blocks, at = [], 0
+        for kind, _offset, data in self._plan:
+            if kind == "zone":
+                inst, position = data
+                blocks.append((inst, position, at))
+                at += max(position.values(), default=-1) + 1
+        return blocks
+
+    @functools.cached_property
+    def information_state_size(self) -> int:
+        blocks = self.memory_blocks
+        if not blocks:
+            return self.size
+        inst, position, at = blocks[-1]
+        return self.size + at + max(position.values(), default=-1) + 1
+
+    def encode_information_state(self, m, viewer: int, last_seen: dict) -> list[float]:
+        """The observation, then where the seat last saw each card (`Memory.last_seen[viewer]`)."""
+        out = self.encode(m, viewer)
+        memory = [0.0] * (self.information_state_size - self.size)
+        where = {inst: (position, at) for inst, position, at in self.memory_blocks}
+        for card, inst in last_seen.items():
+            position, at = where[inst]
+            if card in position:
+                memory[at + position[card]] += 1.0
+        return out + memory
+
     def describe(self) -> list[str]:
         """The layout as lines of text: offset, length, name (for documentation and debugging)."""
         return [f"{at:6d} {length:5d}  {name}" for name, at, length in self.layout]
+
+
+class Memory:
+    """Where each seat last saw each card: updated after every step of a game (`see`), copied with it."""
+
+    def __init__(self, players: int):
+        self.last_seen: list[dict] = [{} for _ in range(players)]
+        self.steps = 0                  # the decisions seen so far
+
+    def see(self, m) -> None:
+        masks = m.program.seen_masks[m.n]
+        for inst, cards in enumerate(m.zones):
+            if cards:
+                mask = masks[inst]
+                for viewer, memory in enumerate(self.last_seen):
+                    if mask >> viewer & 1:
+                        for c in cards:
+                            memory[c] = inst
+        self.steps = m.decisions
+
+    def copy(self) -> "Memory":
+        twin = Memory(0)
+        twin.last_seen = [dict(d) for d in self.last_seen]
+        twin.steps = self.steps
+        return twin

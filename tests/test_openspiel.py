@@ -177,3 +177,49 @@ def test_the_examples_run_a_bot_and_learn():
     nim = runpy.run_path(str(root / "qlearning_nim.py"))
     rates = nim["train"](episodes=1500, report_every=1500)
     assert rates[0] < 0.7 and rates[-1] > 0.85           # it learns: from about a half to most games
+
+
+def test_the_information_state_tensor_remembers_what_left_sight():
+    """Perfect recall: the observation, then where the seat last saw each card. After a contest of
+    Blackmore the cards played leave the table face down; the seats still know where they saw them."""
+    game = rcos.load_game("blackmore", players=2)
+    assert game.information_state_tensor_size() > game.observation_tensor_size()
+    state = game.new_initial_state()
+    rnd = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    size = game.observation_tensor_size()
+    first = state.information_state_tensor(0)
+    assert len(first) == game.information_state_tensor_size()
+    assert list(first[:size]) == list(state.observation_tensor(0))
+    seen_at_start = sum(first[size:])
+    for _ in range(6):
+        while state.is_chance_node():
+            state.apply_action(rnd.choice(state.chance_outcomes())[0])
+        if state.is_terminal():
+            break
+        state.apply_action(rnd.choice(state.legal_actions()))
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    later = state.information_state_tensor(0)
+    # every card seen so far is remembered somewhere, more than are in sight now
+    assert sum(later[size:]) > seen_at_start
+    in_sight = sum(1 for inst, cards in enumerate(state._match.session.state.zones)
+                   if state._match.session.state.program.seen_masks[2][inst] & 1 for _ in cards)
+    assert sum(later[size:]) > in_sight
+    clone = state.clone()
+    assert clone.information_state_tensor(0) == later
+
+
+def test_two_games_a_seat_cannot_tell_apart_give_it_the_same_information_state():
+    """The memory comes from the seat's own sightings: a match and its copy with the other hand and the
+    deck dealt again give the seat the same information state tensor."""
+    from rulecraft.engine import determinize
+    match = rulecraft.load("blackmore", players=2).new(seed=5)
+    for _ in range(4):
+        match.apply(match.legal_ids()[0])
+    seat = match.to_move
+    twin = match.clone()
+    twin.session.state = determinize.sample(match.session.state, seat - 1, random.Random(1))
+    assert twin.session.state.zones != match.session.state.zones
+    assert twin.information_state_tensor(seat) == match.information_state_tensor(seat)

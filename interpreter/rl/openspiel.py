@@ -57,7 +57,7 @@ def _game_type(utility, min_players=1, max_players=MAX_PLAYERS):
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=utility, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max_players, min_num_players=min_players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=PARAMETERS)
 
@@ -241,6 +241,12 @@ class RulecraftState(pyspiel.State):
             return [0.0] * self._rc_game.observation_shape[0]
         return self._match.observation_tensor(seat)
 
+    def information_state_tensor_of(self, player) -> list[float]:
+        seat = self._seat(player)
+        if self._match is None:
+            return [0.0] * self._rc_game.information_state_shape[0]
+        return self._match.information_state_tensor(seat)
+
     def observation_text_of(self, player) -> str:
         seat = self._seat(player)
         return self._match.observation_text(seat) if self._match is not None else "the game is being set up"
@@ -290,7 +296,8 @@ def resampler(seed: int = 0):
 
 class RulecraftObserver:
     """OpenSpiel's PyObserver: the seat's observation tensor and text, or (perfect recall) its
-    information state text. Only what the seat itself may know is offered."""
+    information state tensor (the observation and where it last saw each card) and text. Only
+    what the seat itself may know is offered."""
 
     def __init__(self, game: RulecraftGame, iig_obs_type=None, params=None):
         if params:
@@ -299,12 +306,14 @@ class RulecraftObserver:
         if obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not obs_type.public_info:
             raise ValueError("rulecraft observes one player's own view (private_info=SINGLE_PLAYER, public_info=True)")
         self.perfect_recall = obs_type.perfect_recall
-        size = 0 if self.perfect_recall else game.rc.observation_shape[0]
+        size = (game.rc.information_state_shape if self.perfect_recall else game.rc.observation_shape)[0]
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        if not self.perfect_recall:
+        if self.perfect_recall:
+            self.tensor[:] = state.information_state_tensor_of(player)
+        else:
             self.tensor[:] = state.observation_tensor_of(player)
 
     def string_from(self, state, player):
