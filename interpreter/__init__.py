@@ -14,14 +14,16 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
-
 _API = ("load", "game_names", "Game", "Match", "Action", "IllegalAction", "RulesError", "RulesRuntimeError",
         "UserError", "agent", "agent_kinds", "load_match", "match_from_yaml")
 __all__ = ["__version__", *_API]
 
 
 def __getattr__(name: str):
+    if name == "__version__":          # read from the installed metadata on first use: importing it costs ~15 ms
+        global __version__
+        __version__ = _version()
+        return __version__
     if name in _API:
         from . import api
         return getattr(api, name)
