@@ -13,7 +13,7 @@ from typing import Callable
 from ..diagnostics import UserError
 from .games import GameResult, Job, play
 
-CHUNK = 8          # games a worker takes at a time: fewer round trips, still a smooth progress bar
+CHUNKS_PER_WORKER = 16    # a run is cut into about this many chunks per worker: few round trips, a smooth bar
 
 
 def default_workers() -> int:
@@ -34,7 +34,8 @@ def run(jobs: list[Job], workers: int = 1, backend: str = "processes",
         pool = multiprocessing.get_context(_start_method()).Pool(workers)
     results: list[GameResult] = []
     try:
-        mapped = map(play, jobs) if pool is None else pool.imap(play, jobs, chunksize=CHUNK)
+        chunk = max(1, min(256, len(jobs) // (workers * CHUNKS_PER_WORKER)))
+        mapped = map(play, jobs) if pool is None else pool.imap(play, jobs, chunksize=chunk)
         for result in mapped:
             results.append(result)
             if on_done is not None:
