@@ -53,7 +53,7 @@ class Expressions(CheckerBase):
     def expr_CardLookup(self, e):
         sym = self.globals.get(e.card_type)
         if not isinstance(sym, CardSym):
-            self.error(e.span, f"'{e.card_type}' is not a card type", "`named` looks up a card: `Witch named \"Blue 7\"`")
+            self.error(e.span, f"'{e.card_type}' is not a card type", "`named` looks up a card by how it is shown: `Tile named \"Red 7\"`")
             return T.ANY
         self.refs[id(e)] = ("card named", sym.decl.name, e.wanted)
         return sym.type

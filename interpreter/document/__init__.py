@@ -114,26 +114,16 @@ def _components(decls, sources) -> list:
     if zones:
         out.append(("h", 3, "Zones"))
         out.append(("table", ["zone", "holds", "one per", "seen by", "note"],
-                    [[d.name, _type(d.type), d.owner or "the table", SEEN.get(d.seen, d.seen),
+                    [[d.name, ast.type_text(d.type), d.owner or "the table", SEEN.get(d.seen, d.seen),
                       leading_comment(d.span, sources)[0].replace("\n", " ")] for d in zones]))
     variables = [d for d in decls if isinstance(d, ast.VarDecl)]
     if variables:
         out.append(("h", 3, "What is recorded"))
         out.append(("table", ["variable", "type", "one per", "seen by", "note"],
-                    [[d.name, _type(d.type) + (f" by {_type(d.index)}" if d.index is not None else ""),
+                    [[d.name, ast.type_text(d.type) + (f" by {ast.type_text(d.index)}" if d.index is not None else ""),
                       d.owner or "the table", SEEN.get(d.seen or "all", d.seen or "everyone"),
                       leading_comment(d.span, sources)[0].replace("\n", " ")] for d in variables]))
     return out if len(out) > 1 else []
-
-
-def _type(t) -> str:
-    if isinstance(t, ast.NamedType):
-        return t.name
-    if isinstance(t, ast.GenericType):
-        return f"{t.name}[{_type(t.arg)}]"
-    if isinstance(t, ast.RangeType):
-        return f"{t.lo}..{t.hi}"
-    return "?"
 
 
 def _rules(decls, sources) -> list:

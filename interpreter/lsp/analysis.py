@@ -171,7 +171,7 @@ def local_bindings(decl, line: int) -> list[Definition]:
         if span is None or span.line > line + 1:
             continue
         if isinstance(node, ast.Param):
-            out.append(Definition(node.name, "parameter", span, detail=f"{node.name}: {_type_text(node.type)}"))
+            out.append(Definition(node.name, "parameter", span, detail=f"{node.name}: {ast.type_text(node.type)}"))
         elif isinstance(node, ast.Let):
             out.append(Definition(node.name, "let", span, detail=f"let {node.name}"))
         elif isinstance(node, (ast.For, ast.Choose, ast.CompFor, ast.BestBy)):
@@ -184,16 +184,6 @@ def local_bindings(decl, line: int) -> list[Definition]:
     if isinstance(decl, ast.ScoreDecl):
         out.append(Definition(decl.var, "parameter", decl.span, detail=f"{decl.var}: Player"))
     return out
-
-
-def _type_text(t) -> str:
-    if isinstance(t, ast.NamedType):
-        return t.name
-    if isinstance(t, ast.GenericType):
-        return f"{t.name}[{_type_text(t.arg)}]"
-    if isinstance(t, ast.RangeType):
-        return f"{t.lo}..{t.hi}"
-    return "?"
 
 
 def _walk(node):

@@ -29,11 +29,13 @@ import pyspiel
 
 from .. import api
 from ..engine.session import Session
+from ..check.modules import bundled_games
 from ..runtime.helpers import MAX_INT
 
 SHORT_NAME = "rulecraft"
 NO_LIMIT_LENGTH = 1_000_000     # MaxGameLength of rules with no `limit decisions`: the adapter's bound
-PARAMETERS = {"game": "blackmore", "players": 0, "options": "", "reward": ""}
+# OpenSpiel wants a default for every parameter: the first bundled game, by name
+PARAMETERS = {"game": sorted(bundled_games())[0], "players": 0, "options": "", "reward": ""}
 MAX_PLAYERS = 64
 
 

@@ -70,6 +70,19 @@ class OptionalType:
     inner: object
 
 
+def type_text(t) -> str:
+    """A type as the rules write it: `Int`, `List[Witch]`, `1..9`, `Player?` (for hover and documents)."""
+    if isinstance(t, NamedType):
+        return t.name
+    if isinstance(t, GenericType):
+        return f"{t.name}[{type_text(t.arg)}]"
+    if isinstance(t, RangeType):
+        return f"{t.lo}..{t.hi}"
+    if isinstance(t, OptionalType):
+        return f"{type_text(t.inner)}?"
+    return "?"
+
+
 @node
 class BoolLit:
     """`true`"""
