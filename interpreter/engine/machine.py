@@ -56,15 +56,8 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     if values:
         raise ValueError(f"{program.title} has no option '{sorted(values)[0]}'")
     for v in program.vars:
-        def value():
-            one = v.init(m) if v.init is not None else v.default
-            return [one] * v.table_size if v.table_size else one
         try:
-            if v.owner:
-                count = players if v.owner == "player" else len(program.teams)
-                m.vars[v.slot] = [value() for _ in range(count)]
-            else:
-                m.vars[v.slot] = value()
+            m.vars[v.slot] = _start_value(m, v, players, program)
         except RuleFailure as e:
             raise RulesRuntimeError(f"the starting value of '{v.name}': {e}") from None
     play = program.rule_index["play"]
@@ -74,6 +67,19 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
         m.stack.append([first, 0] + [None] * program.codes[first].frame_size)
     run(m)
     return m
+
+
+def _start_value(m, v, players, program):
+    """A variable's value at the start: one per player or team when it is owned, a list for a table."""
+    if v.owner:
+        count = players if v.owner == "player" else len(program.teams)
+        return [_one_start_value(m, v) for _ in range(count)]
+    return _one_start_value(m, v)
+
+
+def _one_start_value(m, v):
+    one = v.init(m) if v.init is not None else v.default
+    return [one] * v.table_size if v.table_size else one
 
 
 def _option_allows(o, value) -> bool:
@@ -165,11 +171,11 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
 
 def finish(m: State) -> None:
     p = m.program
-    scores = tuple(_score(m, p.score, i) for i in range(m.n)) if p.score else tuple(0 for _ in range(m.n))
-    ties = tuple(_score(m, p.tiebreak, i) for i in range(m.n)) if p.tiebreak else tuple(0 for _ in range(m.n))
+    players = range(m.n)
+    scores = tuple([_score(m, p.score, i) for i in players]) if p.score else (0,) * m.n
+    ties = tuple([_score(m, p.tiebreak, i) for i in players]) if p.tiebreak else (0,) * m.n
     best = max(zip(scores, ties))
-    winners = tuple(i for i in range(m.n) if (scores[i], ties[i]) == best)
-    m.result = (scores, ties, winners)
+    m.result = (scores, ties, tuple([i for i in players if (scores[i], ties[i]) == best]))
 
 
 def _score(m, score, player):
@@ -253,17 +259,18 @@ def decide(m: State, action_id: int) -> None:
     except ValueError:
         raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
     program = m.program
-    info = program.choices[ci]
     fr = m.stack[-1]
-    anytime = program.anytimes.get(action_id) if program.anytimes else None
-    if anytime is not None:
-        # run the anytime action; the choice (still at its pc) then asks again
-        m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
-    elif k == len(values):        # the pass option of a `may choose`
-        fr[1] = info.else_pc
-    else:
+    if k < len(values):           # an option of the choice (the pass and any anytime actions come after)
+        info = program.choices[ci]
         fr[info.var_index] = values[k]
         fr[1] = info.body_pc
+    else:
+        anytime = program.anytimes.get(action_id)
+        if anytime is not None:
+            # run the anytime action; the choice (still at its pc) then asks again
+            m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
+        else:                     # the pass option of a `may choose`
+            fr[1] = program.choices[ci].else_pc
     m.pending = None
     m.decisions += 1
     run(m)
