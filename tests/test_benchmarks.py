@@ -106,3 +106,23 @@ def test_the_hand_written_game_does_not_use_rulecraft():
         if isinstance(top, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in top.names] if isinstance(top, ast.Import) else [top.module or ""]
             assert not any(n.startswith("rulecraft") for n in names)
+
+
+def test_bytecode_counts_are_the_same_on_every_run(yardstick):
+    """benchmarks/bytecodes.py gives a noise-free figure: the same games execute the same bytecodes."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_bytecodes", BENCHMARKS / "bytecodes.py")
+        bytecodes = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bytecodes)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    from rulecraft.loader import load
+
+    program = load("blackmore")
+    first = bytecodes.count(bytecodes.interpreter_player(program, 2), 2)
+    again = bytecodes.count(bytecodes.interpreter_player(program, 2), 2)
+    assert first == again
+    assert any(name.startswith("rule contest") for name in first)
+    hand = bytecodes.count(yardstick.direct_player(2), 2)
+    assert "play_direct" in hand and sum(hand.values()) < sum(first.values())
