@@ -454,3 +454,33 @@ def test_an_error_in_setup_does_not_name_play_as_its_caller(rules_file):
         machine.new_game(load_file(path), 2)
     assert [name for name, _ in info.value.chain] == ["setup"]
     assert "play" not in str(info.value)
+
+
+# ------------------------------------------------------------ moves
+MOVES = '''game "Moves"
+players 1
+card Block(n: 1..5) named "B{n}"
+cards blocks = [Block(n) for n in 1..5]
+zone tower of Block
+zone floor of Block
+zone heap of Block
+
+rule play:
+    move blocks to tower
+    move [Block("B2"), Block("B4"), Block("B2")] to floor      # B2 named twice: its last move counts
+    move [Block("B1"), Block("B5")] to floor bottom            # one at a time, each under the last
+    move tower to heap
+    move heap to heap                                          # a zone onto itself: nothing happens
+    move heap to floor bottom
+'''
+
+
+def test_moves_of_lists_and_zones_keep_the_order_of_one_card_at_a_time(rules_file):
+    """Moves are compiled inline (the hot path); they must give exactly what moving each card in
+    turn gives: a card named twice ends where its last move puts it, a list moved to the bottom
+    goes under in reverse, a whole zone keeps its order, and `where` follows every card."""
+    m = machine.new_game(load_file(rules_file(MOVES)), 1, None, 0)
+    assert m.result is not None
+    assert cards_in(m, "floor") == ["B3", "B5", "B1", "B4", "B2"]
+    assert cards_in(m, "tower") == [] and cards_in(m, "heap") == []
+    assert placement_problems(m) == []

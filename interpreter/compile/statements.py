@@ -12,6 +12,8 @@ parameters) or keeps where a waiting one stands (rules.py).
 """
 from __future__ import annotations
 
+import re
+
 from ..check import ir
 from ..check import types as T
 from ..runtime.helpers import MAX_INT
@@ -61,6 +63,9 @@ def frame_slots(rule: ir.Rule) -> list[int]:
 def reads(nodes) -> set:
     """The local slots these IR nodes read by name."""
     return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
+
+
+_PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")   # a name or a number: used as it is, not aliased
 
 
 class StatementGen:
@@ -158,24 +163,44 @@ class StatementGen:
         out.append((ind, f"{place} = rt_remove({place}, {self.x.src(s.value)})", s.span))
 
     def nat_Move(self, s, out, ind):
+        """`move`: the generated code is the hot path of every card game, so a card moved is two list
+        operations and a store in `m.where`, and names or numbers are used as they are (no alias)."""
         x = self.x
-        to = x.src(s.to)
         bottom = "True" if s.bottom else "False"
         wtyp = s.what.type
         if isinstance(wtyp, T.ZoneT):
-            out.append((ind, f"rt_move_zone(m, {x.src(s.what)}, {to}, {bottom})", s.span))
+            src = self.once(x.src(s.what), "_z", out, ind, s.span)
+            to = self.once(x.src(s.to), "_d", out, ind, s.span)
+            put = f"m.zones[{to}][0:0] = _m" if s.bottom else f"m.zones[{to}].extend(_m)"
+            out.append((ind, f"_m = m.zones[{src}]", s.span))
+            out.append((ind, f"if _m and {src} != {to}:", s.span))
+            out.append((ind + 1, f"m.zones[{src}] = []", s.span))
+            out.append((ind + 1, f"for _c in _m: m.where[_c] = {to}", s.span))
+            out.append((ind + 1, f"if m.sink is not None: rt_seen_leaving(m, _m, {src})", s.span))
+            out.append((ind + 1, put, s.span))
         elif isinstance(wtyp, T.ListT):
-            out.append((ind, f"rt_move_list(m, {x.src(s.what)}, {to}, {bottom})", s.span))
+            out.append((ind, f"rt_move_list(m, {x.src(s.what)}, {x.src(s.to)}, {bottom})", s.span))
         elif isinstance(s.what, ir.BuiltinCall) and s.what.name == "top" and not s.bottom:
             # `move top(Z) to X`: pop the top card instead of searching for it
-            zone = x.src(s.what.args[0])
-            out.append((ind, f"_z = {zone}; _d = {to}", s.span))
-            out.append((ind, "_c = (m.zones[_z] or rt_top(m, _z)).pop(); m.zones[_d].append(_c); m.where[_c] = _d", s.span))
+            zone = self.once(x.src(s.what.args[0]), "_z", out, ind, s.span)
+            to = self.once(x.src(s.to), "_d", out, ind, s.span)
+            out.append((ind, f"_c = (m.zones[{zone}] or rt_top(m, {zone})).pop(); m.zones[{to}].append(_c); "
+                             f"m.where[_c] = {to}", s.span))
         else:
-            put = "m.zones[_d].insert(0, _c)" if s.bottom else "m.zones[_d].append(_c)"
-            out.append((ind, f"_c = {x.src(s.what)}; _d = {to}; _s = m.where[_c]", s.span))
-            out.append((ind, "if _s >= 0: m.zones[_s].remove(_c)", s.span))
-            out.append((ind, f"{put}; m.where[_c] = _d", s.span))
+            card = self.once(x.src(s.what), "_c", out, ind, s.span)
+            to = self.once(x.src(s.to), "_d", out, ind, s.span)
+            put = f"m.zones[{to}].insert(0, {card})" if s.bottom else f"m.zones[{to}].append({card})"
+            out.append((ind, f"_s = m.where[{card}]", s.span))
+            out.append((ind, f"if _s >= 0: m.zones[_s].remove({card})", s.span))
+            out.append((ind, f"{put}; m.where[{card}] = {to}", s.span))
+
+    @staticmethod
+    def once(source: str, alias: str, out, ind, span) -> str:
+        """`source` itself when it is a name or a number, else an alias computed here once."""
+        if _PLAIN.fullmatch(source):
+            return source
+        out.append((ind, f"{alias} = {source}", span))
+        return alias
 
     def nat_Shuffle(self, s, out, ind):
         out.append((ind, f"rt_shuffle(m, {self.x.src(s.zone)})", s.span))

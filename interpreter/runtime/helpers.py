@@ -220,37 +220,30 @@ def rt_zone_of(m, c):
     return where
 
 
-def rt_move_zone(m, src, dst, bottom):
-    if src == dst:
-        return
-    cards = m.zones[src]
-    if not cards:
-        return
-    m.zones[src] = []
-    where = m.where
-    for c in cards:
-        where[c] = dst
-    if type(m.sink) is ShownLog:    # the observation property: they were in sight of who sees `src`
+def rt_seen_leaving(m, cards, src):
+    """Cards leave zone `src` whole (`move Z to …`, compiled inline): under the observation property
+    they were in sight of the seats that see `src`."""
+    if type(m.sink) is ShownLog:
         log, mask = m.sink.cards, m.program.seen_masks[m.n][src]
         for c in cards:
             log[c] = log.get(c, 0) | mask
-    if bottom:
-        m.zones[dst][0:0] = cards
-    else:
-        m.zones[dst].extend(cards)
 
 
 def rt_move_list(m, cards, dst, bottom):
+    """`move LIST to Z`: as if each card were moved in turn (to the bottom: each goes under the last)."""
     zones, where = m.zones, m.where
-    for c in tuple(cards):
+    cards = tuple(cards)
+    if len(set(cards)) < len(cards):          # a card named twice ends where its last move puts it
+        cards = tuple(reversed(dict.fromkeys(reversed(cards))))
+    for c in cards:
         s = where[c]
         if s >= 0:
             zones[s].remove(c)
-        if bottom:
-            zones[dst].insert(0, c)
-        else:
-            zones[dst].append(c)
         where[c] = dst
+    if bottom:
+        zones[dst][0:0] = cards[::-1]
+    else:
+        zones[dst].extend(cards)
 
 
 def rt_shuffle(m, z):
