@@ -6,6 +6,7 @@ from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
+from .expressions import CARD_ATTRIBUTES
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, EventSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
 
 
@@ -51,7 +52,7 @@ class Declarations(CheckerBase):
                     typ = T.CardT(d.name)
                     fields = {}
                     for i, f in enumerate(d.fields):
-                        if f.name in fields or f.name in ("owner", "zone"):
+                        if f.name in fields or f.name in CARD_ATTRIBUTES:
                             self.error(f.span, f"field '{f.name}' is defined twice" if f.name in fields
                                        else f"'{f.name}' is a built-in attribute of every card", "rename the field")
                         fields[f.name] = (i, self.resolve_type(f.type))

@@ -13,6 +13,9 @@ from .base import CheckerBase
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
 
 
+CARD_ATTRIBUTES = ("owner", "zone", "came_from")     # built into every card: no field may take these names
+
+
 class Expressions(CheckerBase):
     def expect(self, node, got, want, what):
         if not T.assignable(got, want):
@@ -247,6 +250,9 @@ class Expressions(CheckerBase):
             if e.name == "zone":
                 self.refs[id(e)] = "zone"
                 return T.ZoneT(otyp)
+            if e.name == "came_from":
+                self.refs[id(e)] = "came_from"
+                return T.ZoneT(otyp)
             if otyp is T.ANYCARD:
                 self.error(e.name_span, f"cards of any type have no field '{e.name}'", "give the card a type")
                 return T.ANY
@@ -255,7 +261,14 @@ class Expressions(CheckerBase):
                 self.refs[id(e)] = ("field", otyp.name, e.name)
                 return card.fields[e.name][1]
             self.error(e.name_span, f"a {otyp.name} has no '{e.name}'",
-                       did_you_mean(e.name, list(card.fields) + ["owner"]) or f"its fields are {', '.join(card.fields)}")
+                       did_you_mean(e.name, list(card.fields) + list(CARD_ATTRIBUTES)) or f"its fields are {', '.join(card.fields)}")
+            return T.ANY
+        if isinstance(otyp, T.ZoneT):
+            if e.name == "owner":
+                self.refs[id(e)] = "zone owner"
+                return T.PLAYER
+            self.error(e.name_span, f"a zone has no '{e.name}'", "a zone has its `owner` (a player's zone); "
+                       "a card has its `zone` and the zone it `came_from`")
             return T.ANY
         if otyp in (T.PLAYER, T.TEAM):
             kind = "player" if otyp is T.PLAYER else "team"
@@ -278,7 +291,7 @@ class Expressions(CheckerBase):
                            did_you_mean(e.name, owned + ["seat"] + (["team"] if self.teams and kind == "player" else []))
                            or (f"things kept per {kind}: {', '.join(owned)}" if owned else f"nothing is declared `per {kind}`"))
             return T.ANY
-        self.error(e.name_span, f"{_a(otyp)} has no attributes", "attributes belong to cards, players and teams")
+        self.error(e.name_span, f"{_a(otyp)} has no attributes", "attributes belong to cards, zones, players and teams")
         return T.ANY
 
     def expr_Call(self, e: ast.Call):

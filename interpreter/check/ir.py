@@ -95,7 +95,7 @@ class CardField:
 
 @_node
 class Property:
-    """A built-in attribute: `c.owner`, `c.zone`, `p.team`, `p.seat`."""
+    """A built-in attribute: `c.owner`, `c.zone`, `c.came_from`, `p.team`, `p.seat`, `z.owner` ("zone owner")."""
     type: object
     span: object
     name: str
@@ -578,6 +578,7 @@ class Program:
     sheet_table: tuple
     sheet_player: tuple     # expressions over local 0
     limit: int | None
+    tracks_came_from: bool = False   # some expression reads a card's `came_from`: every move records it
 
 
 _CHILD_FIELDS: dict = {}

@@ -20,6 +20,7 @@ class Lowerer:
         self.types = checker.types
         self.refs = checker.refs
         self.slots = checker.slots
+        self.came_from = False      # does the program read a card's `came_from`? (then moves keep it)
 
     # ------------------------------------------------------------ program
     def program(self) -> ir.Program:
@@ -64,7 +65,7 @@ class Lowerer:
             scenarios=tuple(scenarios),
             sheet_table=tuple(self.expr(x) for x in sheets["table"].lines) if "table" in sheets else (),
             sheet_player=tuple(self.expr(x) for x in sheets["player"].lines) if "player" in sheets else (),
-            limit=c.limit)
+            limit=c.limit, tracks_came_from=self.came_from)     # (last: read once every part is lowered)
 
     def card_type(self, sym) -> ir.CardType:
         fields = tuple((name, t) for name, (_pos, t) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]))
@@ -322,7 +323,10 @@ class Lowerer:
         if isinstance(ref, EnumValueSym):
             return ir.Const(typ, e.span, ref.index)
         obj = self.expr(e.obj)
-        if ref in ("owner", "zone", "team", "seat"):
+        if ref in ("owner", "zone", "team", "seat", "zone owner"):
+            return ir.Property(typ, e.span, ref, obj)
+        if ref == "came_from":
+            self.came_from = True
             return ir.Property(typ, e.span, ref, obj)
         if isinstance(ref, tuple) and ref[0] == "field":
             return ir.CardField(typ, e.span, ref[1], ref[2], obj)

@@ -231,6 +231,10 @@ class ExprGen:
             return f"rt_owner(m, {obj})"
         if e.name == "zone":
             return f"rt_zone_of(m, {obj})"
+        if e.name == "came_from":
+            return f"rt_came_from(m, {obj}, {len(self.layout.card_names)})"
+        if e.name == "zone owner":
+            return f"rt_zone_owner(m, {obj})"
         if e.name == "team":
             return f"(({obj}) % {self.layout.team_count})"
         return f"(({obj}) + 1)"       # seat

@@ -177,6 +177,7 @@ class Program:
     path: str = ""             # the entry file, absolute (a pickled Program is loaded again from it: loader)
     digest: str = ""
     sources: dict = attrs.Factory(dict)
+    tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
 
     def option(self, name):
         for o in self.options:

@@ -164,10 +164,13 @@ class StatementGen:
 
     def nat_Move(self, s, out, ind):
         """`move`: the generated code is the hot path of every card game, so a card moved is two list
-        operations and a store in `m.where`, and names or numbers are used as they are (no alias)."""
+        operations and a store in `m.where`, and names or numbers are used as they are (no alias).
+        A program that reads `c.came_from` also stores, after each card's place, the place it left
+        (State.where); only such a program pays for it: the others' code is as if it did not exist."""
         x = self.x
         bottom = "True" if s.bottom else "False"
         wtyp = s.what.type
+        came = len(self.layout.card_names) if self.prog.tracks_came_from else 0
         if isinstance(wtyp, T.ZoneT):
             src = self.once(x.src(s.what), "_z", out, ind, s.span)
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
@@ -175,24 +178,27 @@ class StatementGen:
             out.append((ind, f"_m = m.zones[{src}]", s.span))
             out.append((ind, f"if _m and {src} != {to}:", s.span))
             out.append((ind + 1, f"m.zones[{src}] = []", s.span))
-            out.append((ind + 1, f"for _c in _m: m.where[_c] = {to}", s.span))
+            out.append((ind + 1, f"for _c in _m: m.where[_c] = {to}" + (f"; m.where[_c + {came}] = {src}" if came else ""),
+                        s.span))
             out.append((ind + 1, f"if m.sink is not None: rt_seen_leaving(m, _m, {src})", s.span))
             out.append((ind + 1, put, s.span))
         elif isinstance(wtyp, T.ListT):
-            out.append((ind, f"rt_move_list(m, {x.src(s.what)}, {x.src(s.to)}, {bottom})", s.span))
+            helper = f"rt_move_list_from(m, {came}, " if came else "rt_move_list(m, "
+            out.append((ind, f"{helper}{x.src(s.what)}, {x.src(s.to)}, {bottom})", s.span))
         elif isinstance(s.what, ir.BuiltinCall) and s.what.name == "top" and not s.bottom:
             # `move top(Z) to X`: pop the top card instead of searching for it
             zone = self.once(x.src(s.what.args[0]), "_z", out, ind, s.span)
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
             out.append((ind, f"_c = (m.zones[{zone}] or rt_top(m, {zone})).pop(); m.zones[{to}].append(_c); "
-                             f"m.where[_c] = {to}", s.span))
+                             f"m.where[_c] = {to}" + (f"; m.where[_c + {came}] = {zone}" if came else ""), s.span))
         else:
             card = self.once(x.src(s.what), "_c", out, ind, s.span)
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
             put = f"m.zones[{to}].insert(0, {card})" if s.bottom else f"m.zones[{to}].append({card})"
             out.append((ind, f"_s = m.where[{card}]", s.span))
             out.append((ind, f"if _s >= 0: m.zones[_s].remove({card})", s.span))
-            out.append((ind, f"{put}; m.where[{card}] = {to}", s.span))
+            out.append((ind, f"{put}; m.where[{card}] = {to}" + (f"; m.where[{card} + {came}] = _s" if came else ""),
+                        s.span))
 
     @staticmethod
     def once(source: str, alias: str, out, ind, span) -> str:

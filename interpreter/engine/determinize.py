@@ -59,9 +59,11 @@ def permute_hidden_cards(m, places, permute) -> None:
             vals = [cards[idxs[j]] for j in perm]
             for idx, v in zip(idxs, vals):
                 moved[idx] = v
+    came = _came_from(m, places)
     for (z, i), c in zip(places, moved):
         m.zones[z][i] = c
         m.where[c] = z
+    _keep_came_from(m, places, came)
 
 
 def deal_hidden_cards(m, places, rng) -> None:
@@ -75,9 +77,30 @@ def deal_hidden_cards(m, places, rng) -> None:
     for where in by_type.values():
         cards = sorted(m.zones[z][i] for z, i in where)
         rng.shuffle(cards)
+        came = _came_from(m, where)
         for (z, i), c in zip(where, cards):
             m.zones[z][i] = c
             m.where[c] = z
+        _keep_came_from(m, where, came)
+
+
+# In a program that reads `c.came_from` (State.where), the zone a card came from stays with its place:
+# the cards dealt again take the histories of the places they land in, so each hidden zone still holds
+# cards that came from where its cards truly came from (a card passed face down from one hand to
+# another is still one card of that hand that came from the other), and nothing more is told.
+def _came_from(m, places) -> list | None:
+    if not m.program.tracks_came_from:
+        return None
+    n = len(m.program.card_names)
+    return [m.where[n + m.zones[z][i]] for z, i in places]
+
+
+def _keep_came_from(m, places, came) -> None:
+    if came is None:
+        return
+    n = len(m.program.card_names)
+    for (z, i), z0 in zip(places, came):
+        m.where[n + m.zones[z][i]] = z0
 
 
 def value_hidden(m, v, owner, viewer) -> bool:

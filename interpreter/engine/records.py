@@ -62,7 +62,7 @@ def _yaml():
 
 # -------------------------------------------------------------- state data
 def state_to_data(m: State) -> dict:
-    return {
+    data = {
         "zones": [list(z) for z in m.zones],
         "vars": [_plain(v) for v in m.vars],
         "rng": m.rng,
@@ -70,6 +70,9 @@ def state_to_data(m: State) -> dict:
         "pending": _plain(m.pending),
         "decisions": m.decisions,
     }
+    if m.program.tracks_came_from:     # the zone instance each card last left (-1: none), by card id
+        data["came_from"] = m.where[len(m.program.card_names):]
+    return data
 
 
 def _plain(v):
@@ -110,6 +113,12 @@ def state_from_data(program, data, players: int, names, sink=None, frames: bool 
                 raise bad(f"{program.card_names[c]} is in two places")
             where[c] = zi
     m.zones = [list(z) for z in zones]
+    if program.tracks_came_from:
+        came = data.get("came_from")
+        if not isinstance(came, list) or len(came) != n_cards or \
+                not all(type(z) is int and -1 <= z < len(zones) for z in came):
+            raise bad("the zone each card came from is missing or not a zone")
+        where += came
     m.where = where
     vars_ = data.get("vars")
     if not isinstance(vars_, list) or len(vars_) != program.var_count:

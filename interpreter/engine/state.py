@@ -15,7 +15,8 @@ class State:
 
     def __init__(self):
         self.zones: list[list[int]] = []
-        self.where: list[int] = []
+        self.where: list[int] = []   # card id -> zone instance (-1: none); in a program that reads `came_from`,
+                                     # followed by card id -> the instance it last left (`where[cards + c]`)
         self.vars: list = []
         self.rng: int = 0
         self.stack: list[list] = []

@@ -229,6 +229,34 @@ def rt_seen_leaving(m, cards, src):
             log[c] = log.get(c, 0) | mask
 
 
+def rt_came_from(m, c, n):
+    """`c.came_from`: the zone `c` left when it last moved, kept at `m.where[n + c]` (n cards in all)."""
+    z = m.where[n + c]
+    if z < 0:
+        raise RuleFailure(f"{m.program.card_names[c]} came from no zone (it has not moved from one)")
+    return z
+
+
+def rt_zone_owner(m, z):
+    p = m.program.zone_instance_owner[z]
+    if p < 0:
+        raise RuleFailure(f"{m.program.zone_instance_names[z]} is not a player's zone, so it has no owner")
+    return p
+
+
+def rt_move_list_from(m, n, cards, dst, bottom):
+    """rt_move_list in a program that reads `came_from`: each card also records the zone it left (a
+    card named twice left `dst` the second time, as if each were moved in turn)."""
+    cards = tuple(cards)
+    where = m.where
+    left = [where[c] for c in cards]
+    rt_move_list(m, cards, dst, bottom)
+    seen = set()
+    for c, s in zip(cards, left):
+        where[n + c] = dst if c in seen else s
+        seen.add(c)
+
+
 def rt_move_list(m, cards, dst, bottom):
     """`move LIST to Z`: as if each card were moved in turn (to the bottom: each goes under the last)."""
     zones, where = m.zones, m.where

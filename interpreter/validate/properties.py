@@ -52,7 +52,7 @@ def check_places(m, step):
             seen[c] = zi
             if m.where[c] != zi:
                 raise PropertyFailure("every card in one place", f"{m.program.card_names[c]} is misplaced", step)
-    for c, w in enumerate(m.where):
+    for c, w in enumerate(m.where[:len(m.program.card_names)]):
         if w >= 0 and c not in seen:
             raise PropertyFailure("every card in one place", f"{m.program.card_names[c]} is lost", step)
 
