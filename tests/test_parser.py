@@ -47,7 +47,7 @@ def dump(node) -> str:
             if value:
                 parts.append(f.name)
             continue
-        if value is None:
+        if value is None or (f.name == "type_params" and not value):
             continue
         parts.append(dump(value))
     return "(" + " ".join(parts) + ")"
@@ -203,6 +203,12 @@ DECLARATIONS = [
     ("rule deal(n: Int, z: Zone):\n    pass", "(RuleDecl deal [(Param n Int) (Param z Zone)] [(Pass)])"),
     ("override rule play:\n    pass", "(RuleDecl override play [] [(Pass)])"),
     ("override def trump: Witch = top(deck)", "(DefDecl override trump [] Witch (Call top [deck]))"),
+    ("def led[C](t: Zone[C]) = bottom(t).suit",
+     "(DefDecl led [(Param t (GenericType Zone C))] (Attr (Call bottom [t]) suit) [(TypeParam C)])"),
+    ("def f[C, S](c: C, s: S?): Bool = true",
+     "(DefDecl f [(Param c C) (Param s (OptionalType S))] Bool true [(TypeParam C) (TypeParam S)])"),
+    ("rule put[C](xs: List[C], z: Zone[C]):\n    move xs to z",
+     "(RuleDecl put [(Param xs (GenericType List C)) (Param z (GenericType Zone C))] [(Move xs z)] [(TypeParam C)])"),
     ("score p = sum(c.number for c in p.won)",
      "(ScoreDecl score p (Call sum [(Comprehension (Attr c number) [(CompFor c (Attr p won))])]))"),
     ("tiebreak p = size(p.won)", "(ScoreDecl tiebreak p (Call size [(Attr p won)]))"),

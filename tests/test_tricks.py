@@ -1,7 +1,11 @@
-"""`c.came_from`: the zone a card last left, so `c.came_from.owner` is who played it to a shared
-zone. Kept only by programs that read it, and then through copies, saves, pickles and samples.
+"""Two general constructs for writing trick-taking once, for every game:
 
-The misuses are in tests/diagnostics/came_from.rules and docs/language.md.
+- Type parameters (`def led_suit[C](trick: Zone[C])`): checked at each use, compiled as the
+  same def written by hand for the card type of the use.
+- `c.came_from`: the zone a card last left (so `c.came_from.owner` is who played it to a
+  shared zone); kept only by programs that read it, through copies, saves, pickles and samples.
+
+The misuses are in tests/diagnostics/ (type_parameters, came_from) and docs/language.md.
 """
 from __future__ import annotations
 
@@ -10,13 +14,39 @@ import random
 
 import pytest
 
+from rulecraft.check.checker import check
+from rulecraft.check.modules import load_declarations
 from rulecraft.compile import codegen
-from rulecraft.engine import determinize, machine, records
+from rulecraft.diagnostics import Span
+from rulecraft.engine import determinize, machine, records, scenarios
 from rulecraft.engine.observe import render
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
 
 from helpers import card_id, zone_instance
+
+COINS = '''game "Coins"
+players 2
+card Coin(value: 1..3) named "coin {value}"
+card Gem(value: 1..5, colour: Str) named "{colour} gem"
+cards coins = [Coin(v) for v in 1..3]
+cards gems = [Gem(2, "red"), Gem(5, "blue")]
+zone purse of Coin
+zone casket of Gem
+DEFS
+rule play:
+    move coins to purse
+    move gems to casket
+    say "{best(purse)} {worth(top(purse))} {worth(bottom(purse))}"
+'''
+
+GENERIC = '''def best[C](z: Zone[C]): C = max(c in z by c.value)
+def worth[C](c: C): Int = c.value * 2
+'''
+
+BY_HAND = '''def best(z: Zone[Coin]): Coin = max(c in z by c.value)
+def worth(c: Coin): Int = c.value * 2
+'''
 
 
 def generated(path) -> list[str]:
@@ -38,6 +68,63 @@ def generated(path) -> list[str]:
 def said(m) -> list[str]:
     """What the rules said so far, as the omniscient account tells it."""
     return [render(line[2], None) for line in m.sink]
+
+
+def lowered(path):
+    loaded = load_declarations(path)
+    diags = list(loaded.diagnostics)
+    prog = check(loaded.decls, loaded.originals, diags, Span(str(path), 1, 1))
+    assert prog is not None, diags
+    return prog
+
+
+# ------------------------------------------------------------------ type parameters
+def test_a_generic_def_compiles_to_the_code_of_the_same_def_written_by_hand(rules_file):
+    generic = generated(rules_file(COINS.replace("DEFS", GENERIC), "generic.rules"))
+    by_hand = generated(rules_file(COINS.replace("DEFS", BY_HAND), "by_hand.rules"))
+    assert generic == by_hand
+    assert any("K" in src and "rt_max_by" in src for src in generic)    # (the defs are really there)
+
+
+def test_each_set_of_types_gets_one_copy_shared_by_its_uses(rules_file):
+    prog = lowered(rules_file(COINS.replace("DEFS", GENERIC).replace(
+        '{worth(bottom(purse))}"', '{worth(bottom(purse))} {best(casket)} {worth(top(casket))}"')))
+    assert sorted(prog.defs) == ["best[Coin]", "best[Gem]", "worth[Coin]", "worth[Gem]"]
+    assert str(prog.defs["best[Gem]"].type) == "Gem"
+
+
+def test_a_generic_rule_with_a_choice_gets_a_choice_per_card_type(rules_file):
+    text = COINS.replace("DEFS", '''
+rule take_one[C](p: Player, z: Zone[C], to: Zone[C]):
+    p chooses c in z as "take {c}":
+        move c to to
+zone kept of Coin per player
+zone jewels of Gem per player
+''').replace('    say "{best(purse)} {worth(top(purse))} {worth(bottom(purse))}"\n', '''    take_one(player(1), purse, player(1).kept)
+    take_one(player(2), casket, player(2).jewels)
+    say "{player(1).kept} {player(2).jewels}"
+
+scenario both "one coin, then one gem":
+    take "take coin 2"
+    expect legal "take blue gem" and not legal "take coin 3"
+    take "take blue gem"
+    expect over
+''')
+    program = load_file(rules_file(text))
+    assert [c.rule for c in program.choices] == ["take_one[Coin]", "take_one[Gem]"]
+    assert program.action_count == 3 + 2       # the universe of each copy: its card type
+    assert all(r.ok for r in scenarios.run_all(program)), [r.message for r in scenarios.run_all(program)]
+
+
+def test_a_generic_def_may_call_itself_and_other_generic_defs(rules_file):
+    text = COINS.replace("DEFS", '''def worth[C](c: C): Int = c.value * 2
+def best[C](z: Zone[C]): C = max(c in z by worth(c))
+def total[C](xs: List[C]): Int = if empty(xs) then 0 else worth(xs[0]) + total([x for x in xs if x != xs[0]])
+''').replace("{worth(bottom(purse))}", "{total(list(purse))} {total(list(casket))}")
+    program = load_file(rules_file(text))
+    s = machine.new_game(program, 2, seed=1, sink=[])
+    assert s.over
+    assert said(s) == ["coin 3 6 12 14"]
 
 
 # ------------------------------------------------------------------ came_from

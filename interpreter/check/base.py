@@ -47,6 +47,8 @@ class CheckerBase:
         self.depth = 0
         self.too_deep = False
         self.module = False
+        self.type_vars: dict = {}          # name -> types.TypeVar, while a generic declaration is declared
+        self.templates = 0                 # > 0 while a generic body is checked as written (check/generics.py)
         self.downcasts: dict = {}
 
     # ---------------------------------------------------------------- errors

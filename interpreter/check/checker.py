@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from .declarations import Declarations
 from .expressions import Expressions
+from .generics import Generics
 from .lower import lower
 from .shown import chance_in_shown_things
 from .statements import Statements
 
 
-class Checker(Declarations, Statements, Expressions):
+class Checker(Declarations, Statements, Expressions, Generics):
     """The two passes over one game's declarations; its state is declared in base.CheckerBase."""
 
 

@@ -5,12 +5,12 @@ from ..builtins import a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
-from .base import CheckerBase
 from .expressions import CARD_ATTRIBUTES
+from .generics import Generics
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, EventSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
 
 
-class Declarations(CheckerBase):
+class Declarations(Generics):
     def declare_all(self):
         d_game = [d for d in self.decls if isinstance(d, ast.GameDecl)]
         d_players = [d for d in self.decls if isinstance(d, ast.PlayersDecl)]
@@ -104,13 +104,19 @@ class Declarations(CheckerBase):
                     self.card_sets.append(sym)
             elif isinstance(d, ast.DefDecl):
                 if self.claim(d.name, d):
+                    tvars = self.declare_type_params(d)
                     params = self.resolve_params(d.params)
-                    sym = DefSym(d, params, self.resolve_type(d.ret) if d.ret is not None else None)
+                    sym = DefSym(d, params, self.resolve_type(d.ret) if d.ret is not None else None, type_params=tvars)
+                    self.type_vars = {}
+                    self.check_type_params_used(d, tvars, params)
                     self.globals[d.name] = sym
                     self.defs[d.name] = sym
             elif isinstance(d, ast.RuleDecl):
                 if self.claim(d.name, d):
-                    sym = RuleSym(d, self.resolve_params(d.params))
+                    tvars = self.declare_type_params(d)
+                    sym = RuleSym(d, self.resolve_params(d.params), type_params=tvars)
+                    self.type_vars = {}
+                    self.check_type_params_used(d, tvars, sym.params)
                     self.globals[d.name] = sym
                     self.rules[d.name] = sym
             elif isinstance(d, ast.ScoreDecl):
@@ -304,13 +310,15 @@ class Declarations(CheckerBase):
             if t.name == "List":
                 return T.ListT(inner)
             if t.name == "Zone":
-                if not T.is_card(inner):
+                if not T.is_card(inner) and not isinstance(inner, T.TypeVar):
                     self.error(t.arg.span, f"a zone holds cards, not {inner}")
                     return T.ZoneT(T.ANY)
                 return T.ZoneT(inner)
             self.error(t.span, f"unknown type '{t.name}[...]'", "the types with [..] are List[T] and Zone[T]")
             return T.ANY
         name = t.name
+        if name in self.type_vars:
+            return self.type_vars[name]
         if name == "Card" and isinstance(self.globals.get(name), CardSym):
             return self.globals[name].type      # a game's own card type called Card
         prim = {"Int": T.INT, "Bool": T.BOOL, "Str": T.STR, "Player": T.PLAYER, "Team": T.TEAM,

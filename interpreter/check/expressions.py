@@ -305,6 +305,15 @@ class Expressions(CheckerBase):
             sym = self.globals.get(e.func)
         if sym is None and (e.func in FUNCTIONS or e.func == "player" or (e.func == "score" and "score" in self.scores)):
             return self.check_builtin(e)
+        if isinstance(sym, DefSym) and sym.type_params:
+            before = self.error_count()
+            arg_types = [self.expr(a) for a in e.args]
+            inst = self.instance(sym, e, arg_types, self.error_count() > before)
+            if inst is None:
+                return T.ANY
+            self.refs[id(e)] = inst
+            self.call_args(e, inst.params, sym.decl.name.split("@")[0], arg_types)
+            return self.def_type(inst, e)
         if isinstance(sym, DefSym):
             self.refs[id(e)] = sym
             self.call_args(e, sym.params, sym.decl.name)
@@ -365,18 +374,17 @@ class Expressions(CheckerBase):
             return None
         return self.globals.get(name)
 
-    def call_args(self, e, params, name):
+    def call_args(self, e, params, name, types=None):
+        """Check a call's arguments against the parameters (`types`: the arguments' types, already worked out)."""
         if len(e.args) != len(params):
             self.error(e.span, f"'{name}' takes {len(params)} argument(s), not {len(e.args)}",
                        f"{name}({', '.join(f'{n}: {t}' for n, t in params)})")
-        for a, (pname, ptyp) in zip(e.args, params):
-            if isinstance(a, (ast.Comprehension, ast.BestBy)):
-                typ = self.expr(a)
-            else:
-                typ = self.expr(a)
+        for i, (a, (pname, ptyp)) in enumerate(zip(e.args, params)):
+            typ = types[i] if types is not None else self.expr(a)
             self.expect(a, typ, ptyp, f"argument '{pname}' of '{name}'")
-        for a in e.args[len(params):]:
-            self.expr(a)
+        if types is None:
+            for a in e.args[len(params):]:
+                self.expr(a)
 
     def expr_Index(self, e: ast.Index):
         otyp = self.expr(e.obj)

@@ -34,10 +34,11 @@ class Lowerer:
         variables = tuple(ir.VarDecl(v.decl.name, v.decl.span, v.type, v.owner, v.slot,
                                      self.expr(v.decl.init) if v.decl.init is not None else None, v.seen)
                           for v in c.vars)
-        defs = {name: self.define(sym) for name, sym in c.defs.items()}
+        defs = {name: self.define(sym) for name, sym in c.defs.items() if not sym.type_params}
         rules = {}
         for name, sym in c.rules.items():
-            rules[name] = self.rule(name, f"rule {name.split('@')[0]}", sym, None)
+            if not sym.type_params:        # (written with [..]: each use has a copy of its own, check/generics.py)
+                rules[name] = self.rule(name, f"rule {name.split('@')[0]}", sym, None)
         for h in c.handlers:
             rules[h.name] = self.rule(h.name, h.name, h, h.decl.where)
         for a in c.anytimes:

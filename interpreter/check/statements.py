@@ -46,9 +46,12 @@ class Statements(CheckerBase):
                 want = sym.type.value if isinstance(sym.type, T.TableT) else sym.type
                 self.expect(d.init, typ, want, f"the starting value of '{d.name}'")
                 self.slots[id(d)] = self.scope.count
-        for sym in self.defs.values():
+        for sym in list(self.defs.values()) + list(self.rules.values()):
+            if sym.type_params:                     # as written first: its own mistakes are told where they are
+                self.check_template(sym)
+        for sym in list(self.defs.values()):       # (a use of a generic def or rule adds its copy)
             self.check_def(sym)
-        for sym in self.rules.values():
+        for sym in list(self.rules.values()):
             self.check_rule(sym)
         for sym in self.handlers:
             self.check_rule(sym)
@@ -75,6 +78,8 @@ class Statements(CheckerBase):
             self.slots[id(d)] = self.scope.count
 
     def check_def(self, sym: DefSym):
+        if sym.type_params:
+            return self.check_template(sym)
         if sym.frame_size or sym.checking:
             return sym.ret
         d = sym.decl
@@ -100,6 +105,19 @@ class Statements(CheckerBase):
         return sym.ret
 
     def check_rule(self, sym: RuleSym):
+        if sym.type_params:
+            return self.check_template(sym)
+        # a copy of a generic rule is checked where it is first used, perhaps inside another body
+        saved = (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved,
+                 getattr(self, "loop_depth", 0))
+        self.narrowed, self.narrow_saved, self.depth, self.loop_depth = set(), [], 0, 0
+        try:
+            self.check_rule_body(sym)
+        finally:
+            (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved,
+             self.loop_depth) = saved
+
+    def check_rule_body(self, sym: RuleSym):
         d = sym.decl
         self.scope = Scope(d)
         self.current_decl = d
@@ -251,6 +269,16 @@ class Statements(CheckerBase):
         sym = self.globals.get(call.func)
         if call.func == "original":
             sym = self.original_sym(call)
+        if isinstance(sym, RuleSym) and sym.type_params:
+            before = self.error_count()
+            arg_types = [self.expr(a) for a in call.args]
+            inst = self.instance(sym, call, arg_types, self.error_count() > before)
+            if inst is not None:
+                self.call_args(call, inst.params, sym.decl.name, arg_types)
+                self.refs[id(call)] = inst
+            self.types[id(call)] = T.VOID
+            self.unnarrow(variables=True)
+            return
         if isinstance(sym, RuleSym):
             self.call_args(call, sym.params, sym.decl.name)
             self.refs[id(call)] = sym

@@ -69,6 +69,9 @@ class DefSym:
     ret: object = None
     frame_size: int = 0
     checking: bool = False
+    type_params: tuple = ()  # names of a generic def's type parameters (check/generics.py)
+    instances: dict = attrs.Factory(dict)    # of a generic def: tuple of types -> the DefSym checked for them
+    template_ok: bool | None = None          # of a generic def: its body checked as written, without an error
 
 
 @attrs.define(eq=False)
@@ -77,6 +80,9 @@ class RuleSym:
     params: tuple
     frame_size: int = 0
     name: str = ""            # set for `when` handlers, which have no name of their own
+    type_params: tuple = ()  # as DefSym's
+    instances: dict = attrs.Factory(dict)
+    template_ok: bool | None = None
 
 
 @attrs.define(eq=False)

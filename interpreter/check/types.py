@@ -81,6 +81,55 @@ class PairT:
         return f"({self.first}, {self.second})"
 
 
+@attrs.frozen
+class TypeVar:
+    """`C` in `def led_suit[C](trick: Zone[C])`: a type each use of the def gives (see `bind`)."""
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+def bind(param, arg, found: dict) -> None:
+    """Match a parameter's declared type against an argument's, recording in `found` what each
+    TypeVar stands for where the argument says it (`Zone[C]` and a `Zone[Playing]`: C is Playing).
+    The first argument that says wins; a later one that disagrees is caught when the arguments are
+    checked against the types put in place."""
+    if isinstance(param, TypeVar):
+        if arg is not NONE and param.name not in found:
+            found[param.name] = arg
+    elif isinstance(param, OptionalT):
+        if arg is not NONE:
+            bind(param.inner, arg.inner if isinstance(arg, OptionalT) else arg, found)
+    elif isinstance(param, (ListT, ZoneT)) and isinstance(arg, (ListT, ZoneT)):
+        if isinstance(param, ListT) or isinstance(arg, ZoneT):
+            bind(param.elem, arg.elem, found)
+
+
+def substitute(t, types: dict):
+    """`t` with each TypeVar replaced by the type `types` gives it."""
+    if isinstance(t, TypeVar):
+        return types.get(t.name, ANY)
+    if isinstance(t, OptionalT):
+        return optional(substitute(t.inner, types))
+    if isinstance(t, ListT):
+        return ListT(substitute(t.elem, types))
+    if isinstance(t, ZoneT):
+        return ZoneT(substitute(t.elem, types))
+    return t
+
+
+def has_any(t) -> bool:
+    """Does `t` hold ANY (something already reported as wrong)?"""
+    if t is ANY:
+        return True
+    if isinstance(t, OptionalT):
+        return has_any(t.inner)
+    if isinstance(t, (ListT, ZoneT)):
+        return has_any(t.elem)
+    return False
+
+
 def optional(t):
     return t if isinstance(t, OptionalT) or t is ANY else OptionalT(t)
 

@@ -384,6 +384,13 @@ class ChooseSome:
 
 # ------------------------------------------------------------ declarations
 @node
+class TypeParam:
+    """`C` in `def led_suit[C](trick: Zone[C])`: a type each use of the def gives."""
+    span: Span
+    name: str
+
+
+@node
 class Param:
     span: Span
     name: str
@@ -530,6 +537,7 @@ class DefDecl:
     ret: object
     body: object
     const: bool = False     # `const NAME = …`: no parameters, computed once when the rules load
+    type_params: tuple = ()  # TypeParam: `def beats[C](a: C, b: C)`, checked anew at each use
 
 
 @node
@@ -540,6 +548,7 @@ class RuleDecl:
     name: str
     params: tuple
     body: tuple
+    type_params: tuple = ()  # TypeParam, as a def's
 
 
 @node

@@ -320,12 +320,13 @@ class _ToAst(Transformer):
         return ast.DefDecl(self.span(meta), ov, str(name), (), ret, body, True)
 
     def def_decl(self, meta, c):
-        ov, name, params, ret, _eq, body = c
-        return ast.DefDecl(self.span(meta), ov, str(name), tuple(params or ()), ret, body)
+        ov, name, tparams, params, ret, _eq, body = c
+        return ast.DefDecl(self.span(meta), ov, str(name), tuple(params or ()), ret, body,
+                           type_params=tuple(tparams or ()))
 
     def rule_decl(self, meta, c):
-        ov, name, params, body = c
-        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body)
+        ov, name, tparams, params, body = c
+        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body, tuple(tparams or ()))
 
     def score_decl(self, meta, c):
         ov, kind, var, _eq, value = c
@@ -336,6 +337,9 @@ class _ToAst(Transformer):
 
     def params(self, meta, c):
         return tuple(p for p in c if p is not None)
+
+    def type_params(self, meta, c):
+        return tuple(ast.TypeParam(self.tspan(tok), str(tok)) for tok in c)
 
     def param(self, meta, c):
         return ast.Param(self.span(meta), str(c[0]), c[1])
