@@ -1,11 +1,13 @@
-"""Two general constructs for writing trick-taking once, for every game:
+"""Trick-taking in the standard library, and the two general constructs it stands on.
 
 - Type parameters (`def led_suit[C](trick: Zone[C])`): checked at each use, compiled as the
   same def written by hand for the card type of the use.
 - `c.came_from`: the zone a card last left (so `c.came_from.owner` is who played it to a
   shared zone); kept only by programs that read it, through copies, saves, pickles and samples.
+- stdlib/tricks: the led suit, following suit, the trick's winner with or without trumps.
 
-The misuses are in tests/diagnostics/ (type_parameters, came_from) and docs/language.md.
+The misuses are in tests/diagnostics/ (type_parameters, came_from, tricks_module_misuse) and
+docs/language.md.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import random
 import pytest
 
 from rulecraft.check.checker import check
-from rulecraft.check.modules import load_declarations
+from rulecraft.check.modules import load_declarations, stdlib_modules
 from rulecraft.compile import codegen
 from rulecraft.diagnostics import Span
 from rulecraft.engine import determinize, machine, records, scenarios
@@ -282,3 +284,66 @@ def test_a_sample_keeps_where_the_cards_of_each_hidden_zone_came_from(rules_file
         assert histories(other) == histories(m)
         moved += other.where[:n] != m.where[:n]
     assert moved       # (the samples did deal the hidden cards again)
+
+
+# ------------------------------------------------------------------ stdlib/tricks
+TRICKS = '''game "Little tricks"
+players 3
+import tricks
+enum Suit: Acorns, Bells, Leaves
+card Playing(suit: Suit, rank: 1..6) named "{rank} of {suit}"
+cards deck_cards = [Playing(s, r) for s in Suit for r in 1..6]
+zone hand of Playing per player, seen by owner
+zone trick of Playing
+var trump: Suit?
+var winner: Player?
+rule play:
+    for p in players:
+        p chooses c in p.hand where may_play(c, p.hand, trick) as "play {c}":
+            move c to trick
+    winner = trick_winner(trick, trump)
+
+scenario follow "following suit if able, and the highest of the led suit wins without trumps":
+    arrange:
+        move [Playing("2 of Acorns"), Playing("6 of Bells")] to player(1).hand
+        move [Playing("5 of Acorns"), Playing("6 of Leaves")] to player(2).hand
+        move [Playing("1 of Leaves"), Playing("3 of Leaves")] to player(3).hand
+    expect legal "play 2 of Acorns" and legal "play 6 of Bells"
+    take "play 2 of Acorns"
+    expect legal "play 5 of Acorns" and not legal "play 6 of Leaves"
+    take "play 5 of Acorns"
+    expect legal "play 1 of Leaves" and legal "play 3 of Leaves"
+    expect led_suit(trick) == Acorns and winning_card(trick, trump) == Playing("5 of Acorns")
+    take "play 1 of Leaves"
+    expect winner == player(2)
+
+scenario trumps "the lowest trump beats the led suit's best":
+    arrange:
+        trump = Leaves
+        move Playing("2 of Acorns") to player(1).hand
+        move Playing("6 of Acorns") to player(2).hand
+        move Playing("1 of Leaves") to player(3).hand
+    take "play 2 of Acorns"
+    take "play 6 of Acorns"
+    take "play 1 of Leaves"
+    expect winner == player(3)
+'''
+
+
+def test_stdlib_tricks_follows_suit_and_finds_the_winner_with_and_without_trumps(rules_file):
+    program = load_file(rules_file(TRICKS))
+    results = scenarios.run_all(program)
+    assert [r.name for r in results] == ["follow", "trumps"]
+    assert all(r.ok for r in results), [r.message for r in results if not r.ok]
+
+
+def test_stdlib_tricks_reads_ranks_of_an_ordered_enum_as_well_as_numbers(rules_file):
+    pips = 'enum Pip: One "1", Two "2", Three "3", Four "4", Five "5", Six "6"'
+    text = TRICKS.replace("rank: 1..6", "rank: Pip").replace("for r in 1..6", "for r in Pip") \
+        .replace("import tricks\n", "import tricks\n" + pips + "\n")
+    results = scenarios.run_all(load_file(rules_file(text)))
+    assert len(results) == 2 and all(r.ok for r in results), [r.message for r in results if not r.ok]
+
+
+def test_stdlib_tricks_is_a_module_that_checks_alone():
+    assert load_file(stdlib_modules()["tricks"], module=True) is None      # checked, nothing to compile
