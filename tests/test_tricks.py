@@ -24,8 +24,9 @@ from rulecraft.engine import determinize, machine, records, scenarios
 from rulecraft.engine.observe import render
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
+from rulecraft.validate.properties import play_checked
 
-from helpers import card_id, zone_instance
+from helpers import ROOT, card_id, zone_instance
 
 COINS = '''game "Coins"
 players 2
@@ -284,6 +285,16 @@ def test_a_sample_keeps_where_the_cards_of_each_hidden_zone_came_from(rules_file
         assert histories(other) == histories(m)
         moved += other.where[:n] != m.where[:n]
     assert moved       # (the samples did deal the hidden cards again)
+
+
+def test_whist_plays_with_every_property_checked():
+    """examples/whist.rules, on stdlib/tricks and came_from: saves, copies, views and samples hold."""
+    program = load_file(ROOT / "examples" / "whist.rules")
+    assert program.tracks_came_from
+    for seed in range(3):
+        rnd = random.Random(seed)
+        outcome = play_checked(program, 4, {}, seed, lambda k: rnd.randrange(k))
+        assert outcome.final.over
 
 
 # ------------------------------------------------------------------ stdlib/tricks
