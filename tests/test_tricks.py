@@ -130,6 +130,13 @@ def total[C](xs: List[C]): Int = if empty(xs) then 0 else worth(xs[0]) + total([
     assert said(s) == ["coin 3 6 12 14"]
 
 
+def test_a_variant_overrides_a_generic_def_and_calls_the_original_for_the_same_types(rules_file):
+    rules_file(COINS.replace("DEFS", GENERIC), "base.rules")
+    variant = rules_file('extends "base.rules"\noverride def worth[C](c: C): Int = original(c) * 10\n', "variant.rules")
+    s = machine.new_game(load_file(variant), 2, seed=1, sink=[])
+    assert said(s) == ["coin 3 60 20"]         # worth is value * 2 in the base game
+
+
 # ------------------------------------------------------------------ came_from
 TABLE = '''game "Table"
 players 3

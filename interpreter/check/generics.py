@@ -148,7 +148,7 @@ class Generics(CheckerBase):
             self.error(call.span, f"'{name}' is used with more than {MAX_INSTANCES} sets of types",
                        "a generic def or rule that calls itself with ever new types never ends")
             return None
-        decl = attrs.evolve(_fresh(sym.decl), name=f"{name}[{', '.join(map(str, key))}]", type_params=())
+        decl = attrs.evolve(_fresh(sym.decl), name=f"{sym.decl.name}[{', '.join(map(str, key))}]", type_params=())
         if id(sym.decl) in self.originals:       # an `override` copied: `original(...)` still means the one it replaced
             self.originals[id(decl)] = self.originals[id(sym.decl)]
         params = tuple((n, T.substitute(t, found)) for n, t in sym.params)
