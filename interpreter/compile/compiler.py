@@ -66,7 +66,8 @@ class Compiler:
             scenarios=[self.scenario(sc) for sc in prog.scenarios], limit=prog.limit, anytimes=anytimes,
             table_sheet=[self.shown("m", line) for line in prog.sheet_table],
             player_sheet=[self.shown("m, v0", line) for line in prog.sheet_player],
-            lines=self.ns.lines, tracks_came_from=prog.tracks_came_from)
+            lines=self.ns.lines, tracks_came_from=prog.tracks_came_from,
+            where_size=len(layout.card_names) * (2 if prog.tracks_came_from else 1))
 
     def shown(self, params: str, text: ir.Text):
         """A sheet's line as segments (engine.observe renders it for each seat)."""

@@ -178,6 +178,7 @@ class Program:
     digest: str = ""
     sources: dict = attrs.Factory(dict)
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
+    where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
 
     def option(self, name):
         for o in self.options:

@@ -44,7 +44,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.chance = chance
     m.forced = forced
     m.zones = [[] for _ in program.zone_instance_names]
-    m.where = [-1] * (len(program.card_names) * (2 if program.tracks_came_from else 1))
+    m.where = [-1] * program.where_size
     m.vars = [None] * program.var_count
     m.rng = rng.seed_state(seed)
     values = dict(options or {})
