@@ -12,6 +12,9 @@ from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Sco
 
 class Statements(CheckerBase):
     def check_all(self):
+        for sym in list(self.defs.values()) + list(self.rules.values()):
+            if sym.type_params:        # as written, before any use: its own mistakes are told where they are
+                self.check_template(sym)
         for sym in self.cards:
             if sym.decl.named is not None:
                 self.scope = Scope(sym.decl)
@@ -46,9 +49,6 @@ class Statements(CheckerBase):
                 want = sym.type.value if isinstance(sym.type, T.TableT) else sym.type
                 self.expect(d.init, typ, want, f"the starting value of '{d.name}'")
                 self.slots[id(d)] = self.scope.count
-        for sym in list(self.defs.values()) + list(self.rules.values()):
-            if sym.type_params:                     # as written first: its own mistakes are told where they are
-                self.check_template(sym)
         for sym in list(self.defs.values()):       # (a use of a generic def or rule adds its copy)
             self.check_def(sym)
         for sym in list(self.rules.values()):
