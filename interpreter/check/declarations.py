@@ -1,12 +1,17 @@
 """Pass 1 of checking: every top-level name into one global table (enum types first)."""
 from __future__ import annotations
 
-from ..builtins import a_type as _a
+from ..builtins import FUNCTIONS, a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, EventSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
+
+
+_KIND_WORDS = {"CardDecl": "card type", "ZoneDecl": "zone", "VarDecl": "variable", "CardsDecl": "card set",
+               "DefDecl": "def", "RuleDecl": "rule", "EventDecl": "event", "AnytimeDecl": "anytime action",
+               "OptionDecl": "option", "EnumDecl": "enum"}
 
 
 class Declarations(CheckerBase):
@@ -187,7 +192,22 @@ class Declarations(CheckerBase):
         if name in ("Int", "Bool", "Str", "Player", "Team", "List", "Zone"):
             self.error(decl.span, f"'{name}' is a built-in type", "choose another name")
             return False
+        self.warn_if_hiding(name, decl)
         return True
+
+    def warn_if_hiding(self, name, decl):
+        """A declaration named like a built-in function hides it: `var first` and `first(x in xs where …)`
+        cannot both be used in one game. Legal, so a warning: a rename the author should make."""
+        if name not in FUNCTIONS and name != "player":
+            return
+        what = _KIND_WORDS.get(type(decl).__name__, "declaration")
+        if isinstance(decl, ast.DefDecl) and decl.const:
+            what = "const"
+        typ = getattr(decl, "type", None)
+        word = getattr(typ, "name", None) if isinstance(decl, ast.VarDecl) else None
+        example = f", e.g. '{name}_{word.lower()}'" if isinstance(word, str) and word.isidentifier() else ""
+        self.warn(decl.span, f"the {what} '{name}' hides the built-in function {name}(…)",
+                  f"in a game that declares '{name}', `{name}(…)` cannot be called: rename it{example}")
 
     def declare_enum(self, decl, name, values, is_option=False, shown=()):
         if len(set(values)) != len(values):
@@ -203,6 +223,9 @@ class Declarations(CheckerBase):
             self.enums.append(EnumSym(decl, typ))
         for i, v in enumerate(values):
             self.enum_values.setdefault(v, []).append(EnumValueSym(typ, i))
+            if v in FUNCTIONS or v == "player":
+                self.warn(decl.span, f"the value '{v}' of {name} hides the built-in function {v}(…)",
+                          f"in a game that declares '{v}', `{v}(…)` cannot be called: rename it")
             if v in self.globals and not isinstance(self.globals[v], EnumValueSym):
                 self.error(decl.span, f"the value '{v}' has the name of another definition", "rename one of them")
             else:

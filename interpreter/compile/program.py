@@ -177,6 +177,7 @@ class Program:
     path: str = ""             # the entry file, absolute (a pickled Program is loaded again from it: loader)
     digest: str = ""
     sources: dict = attrs.Factory(dict)
+    warnings: list = attrs.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
 
     def option(self, name):
         for o in self.options:
