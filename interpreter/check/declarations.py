@@ -312,9 +312,9 @@ class Declarations(CheckerBase):
             return T.ANY
         if isinstance(t, ast.OptionalType):
             inner = self.resolve_type(t.inner)
-            if T.is_card(inner) and inner is not T.ANY or isinstance(inner, (T.ZoneT, T.ListT)):
+            if isinstance(inner, (T.ZoneT, T.ListT)):
                 self.error(t.span, f"{inner} cannot be optional",
-                           "a card that may be missing is a zone that may be empty; a list may be empty")
+                           "an empty zone or list is its 'none': test it with `empty(…)`")
                 return T.ANY
             return T.optional(inner)
         if isinstance(t, ast.RangeType):
