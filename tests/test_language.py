@@ -351,6 +351,28 @@ def test_an_optional_card_is_none_or_a_card_everywhere(rules_file):
     assert observe.narration(said, 1)[-1] == "a Chip; (hidden); Coins 1"     # Cups 2 went back to Player 1's hand
 
 
+def test_a_handlers_where_vouches_for_its_block(rules_file):
+    """`when e(…) where x != none:` is tested just before the handler's block runs: x is a value there."""
+    results = run(rules_file, '''
+game "Taken"
+players 2
+var taking: Int?
+event grabbed(p: Player)
+when grabbed(p) where taking != none:
+    say "{p} grabs pile {taking + 1}"
+rule play:
+    signal grabbed(player(1))
+    taking = 2
+    signal grabbed(player(2))
+    taking = none
+
+scenario grab "only while a pile is being taken":
+    expect said "Player 2 grabs pile 3"
+    expect taking == none
+''')
+    assert results["grab"].ok, results["grab"].message
+
+
 RANGES = '''
 game "Bids"
 players 2..4

@@ -121,7 +121,9 @@ class Statements(CheckerBase):
         else:
             for (name, typ), p in zip(sym.params, d.params):
                 self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
-        self.block(d.body)
+        # a handler's `where` is tested just before its block runs: it vouches as an `if` would
+        where = getattr(d, "where", None) if isinstance(d, ast.WhenDecl) else None
+        self.with_narrowed(self.narrowings(where, True) if where is not None else [], self.block, d.body)
         sym.frame_size = self.scope.count
         self.in_rule = False
 
