@@ -50,6 +50,7 @@ def load_file(path: str | Path, module: bool = False):
     program.path = str(loaded.entry)
     program.digest = loaded.digest
     program.sources = loaded.sources
+    program.warnings = sorted((d for d in diags if d.severity == "warning"), key=Diagnostic.sort_key)
     return program
 
 

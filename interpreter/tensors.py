@@ -18,7 +18,8 @@ Segments, in order (`Encoder.layout` lists them with their offsets):
 - per variable (per seat, per team, per table entry): Int its value (unscaled: the rules give
   it no bounds); Bool 0/1; an enum, a player, a team, a card or a zone one-hot over its
   universe (a card by name); a list of such values the count of each value; any other list its length;
-  Str nothing. A value the seat may not see is all zeros.
+  Str nothing; an optional value (`T?`) as a T, none all zeros (an optional Int or Bool first says
+  whether it holds one: 1, then the value). A value the seat may not see is all zeros.
 
 The *information state* (perfect recall) adds what the seat remembers: for each zone instance,
 by name, how many cards the seat last saw there (`Memory`: where each card was when it was last
@@ -99,6 +100,8 @@ class Encoder:
 
     def _value_encoder(self, typ):
         """(width, function (out, offset, value), (least, greatest)) for one value of a declared type."""
+        if isinstance(typ, T.OptionalT):
+            return self._optional_encoder(typ.inner)
         universe = self._universe(typ)
         if universe is not None:
             index, size = universe
@@ -132,6 +135,21 @@ class Encoder:
                 out[at] = float(len(value))
             return 1, length, (0.0, float(MAX_LEN))
         return 0, None, (0.0, 0.0)                       # Str and anything without a number
+
+    def _optional_encoder(self, inner):
+        """`T?`: a value with a universe one-hot as a T, all zeros for none; a number or a flag after
+        a 1 that says it holds one (none: both 0)."""
+        if self._universe(inner) is not None:
+            return self._value_encoder(inner)          # none has no place in the universe: all zeros
+        width, encode, (low, high) = self._value_encoder(inner)
+        if not width:
+            return 0, None, (0.0, 0.0)
+
+        def present(out, at, value):
+            if value is not None:
+                out[at] = 1.0
+                encode(out, at + 1, value)
+        return width + 1, present, (min(low, 0.0), max(high, 1.0))
 
     def _universe(self, typ):
         """(value -> position or None, size) for a type with a finite universe, else None."""

@@ -128,7 +128,7 @@ def arrange(state, *, hands=None, trump=None, deck=None, first=None, rest=None):
     if deck is not None:
         put(state, deck, "deck")
     if first is not None:
-        set_var(state, "first", first)
+        set_var(state, "first_player", first)
 
 
 def restart(state, rule: str = "play") -> None:

@@ -120,7 +120,7 @@ def test_five_player_example_blue_trump(blackmore):
     assert all(cards_in(m, "won", p) == [] for p in (0, 1, 2, 4))
     assert all(cards_in(m, "played", p) == [] for p in range(5))
     assert cards_in(m, "trump_stack") == ["Blue 7"]
-    assert get_var(m, "first") == 3
+    assert get_var(m, "first_player") == 3
     assert s.to_move == 3, "David, the winner, leads the next contest"
     assert placement_problems(m) == []
 
@@ -131,7 +131,7 @@ def test_five_player_example_green_trump(blackmore):
     assert s.drain_narration() == ["Brian wins the contest with Yellow 5."]
     s.take_label("keep the trump Green 7")
     assert sorted(cards_in(s.state, "won", 1)) == sorted(["Yellow 2", "Yellow 5", "Red 7", "Blue 4", "Blue 9"])
-    assert get_var(s.state, "first") == 1
+    assert get_var(s.state, "first_player") == 1
     assert s.to_move == 1
 
 
@@ -263,7 +263,7 @@ def test_last_trump_card_stays_and_uneven_hands_play_on(blackmore):
     assert s.drain_narration() == ["Player 3 wins the contest with Blue 1."]
     s.take_label("keep the trump Blue 7")
     # Player 3's hand is empty: the next player clockwise who holds cards (Player 2) leads alone
-    assert get_var(s.state, "first") == 2
+    assert get_var(s.state, "first_player") == 2
     assert s.to_move == 1
     assert [o.label for o in s.legal()] == ["play Black 9"]
     s.take_label("play Black 9")
@@ -352,8 +352,8 @@ def test_deal(blackmore, players, hand_size):
     assert len(cards_in(m, "deck")) == 54 - 1 - players * hand_size
     assert s.drain_narration()[0] == f"The trump is {cards_in(m, 'trump_stack')[0]}."
     assert placement_problems(m) == []
-    assert 0 <= get_var(m, "first") < players
-    assert s.to_move == get_var(m, "first")
+    assert 0 <= get_var(m, "first_player") < players
+    assert s.to_move == get_var(m, "first_player")
 
 
 def test_every_allowed_hand_size_can_be_dealt(blackmore):

@@ -286,6 +286,17 @@ def test_check_clean_and_broken_files(capsys, tmp_path):
     assert code == 1 and "no bundled game or file named 'nothing.rules'" in err
 
 
+def test_check_and_test_show_warnings_and_pass(capsys, tmp_path):
+    """A declaration that hides a built-in is a warning: shown by check and test, which still pass."""
+    (tmp_path / "hides.rules").write_text('game "Hides"\nplayers 2\nvar first: Player\nrule play:\n    say "{first}"\n')
+    code, out, err = call(capsys, "check", str(tmp_path / "hides.rules"))
+    assert code == 0 and out.endswith("hides.rules: ok (1 warning)\n")
+    assert "hides.rules:3:1: warning: the variable 'first' hides the built-in function first(…)" in err
+    assert "    3 | var first: Player" in err and "rename it, e.g. 'first_player'" in err
+    code, out, err = call(capsys, "test", str(tmp_path / "hides.rules"), "--explore", "1")
+    assert code == 0 and "warning: the variable 'first' hides" in err
+
+
 def test_run_of_a_broken_file_prints_diagnostics(capsys, tmp_path):
     (tmp_path / "broken.rules").write_text(BROKEN)
     code, out, err = call(capsys, "run", "broken.rules")

@@ -4,14 +4,16 @@ Each file in tests/diagnostics/ states, in a comment on the line concerned,
 
     ### error: MESSAGE            the message, exactly, on this line
     ### error@COL: MESSAGE        ... and at this column
-    ### hint: TEXT                the hint of the error before it contains TEXT
+    ### warning: MESSAGE          a warning (also warning@COL): the rules load all the same
+    ### hint: TEXT                the hint of the error or warning before it contains TEXT
 
 (several may share a line). A first line `# xfail: REASON` marks a known
 defect: the test is expected to fail, strictly, until it is fixed.
 
 Loading must raise RulesError (never another exception), every expectation must
 be met, no error may appear on a line that expects none, and the rendering must
-show `file:line:col: error: message`, the source line, a caret and the hint.
+show `file:line:col: error: message`, the source line, a caret and the hint. A file
+that expects only warnings must load, its program carrying exactly those warnings.
 """
 from __future__ import annotations
 
@@ -25,22 +27,27 @@ from rulecraft.loader import load_file
 
 HERE = Path(__file__).resolve().parent
 CORPUS = sorted((HERE / "diagnostics").glob("*.rules"))
-MARK = re.compile(r"###\s*(error(?:@(\d+))?|hint):\s*(.*?)\s*(?=###|$)")
+MARK = re.compile(r"###\s*((?:error|warning)(?:@(\d+))?|hint):\s*(.*?)\s*(?=###|$)")
 
 
 def expectations(path: Path):
-    """[(line, col or None, message, [hints])] and the xfail reason, if any."""
+    """[(line, col or None, message, [hints], severity)] and the xfail reason, if any."""
     lines = path.read_text(encoding="utf-8").splitlines()
     xfail = lines[0][len("# xfail:"):].strip() if lines and lines[0].startswith("# xfail:") else None
     out = []
     for no, text in enumerate(lines, 1):
         for kind, col, body in MARK.findall(text):
-            if kind.startswith("error"):
-                out.append([no, int(col) if col else None, body, []])
+            if kind != "hint":
+                out.append([no, int(col) if col else None, body, [], kind.split("@")[0]])
             else:
                 assert out and out[-1][0] == no, f"{path.name}:{no}: a hint must follow an error on its line"
                 out[-1][3].append(body)
     return out, xfail
+
+
+def warns_only(path: Path) -> bool:
+    expected, _ = expectations(path)
+    return all(e[4] == "warning" for e in expected)
 
 
 def params():
@@ -63,18 +70,26 @@ def load_errors(path: Path) -> RulesError:
     return info.value
 
 
+def load_diagnostics(path: Path) -> RulesError:
+    """Every diagnostic of a file, as a RulesError: raised by loading, or made of a loaded program's warnings."""
+    if not warns_only(path):
+        return load_errors(path)
+    program = load_file(path)
+    return RulesError(program.warnings, program.sources)
+
+
 @pytest.mark.parametrize("path", list(params()))
 def test_diagnostics(path: Path):
     expected, _ = expectations(path)
-    err = load_errors(path)
+    err = load_diagnostics(path)
     mine = [d for d in err.diagnostics if Path(d.span.file).name == path.name]
     errors = [d for d in err.diagnostics if d.severity == "error"]
-    assert errors, "RulesError without any error"
+    assert errors or warns_only(path), "RulesError without any error"
     assert all(d.severity in ("error", "warning") for d in err.diagnostics), \
         [d.severity for d in err.diagnostics]
     problems = []
-    for line, col, message, hints in expected:
-        found = [d for d in mine if d.span.line == line and d.message == message]
+    for line, col, message, hints, severity in expected:
+        found = [d for d in mine if d.span.line == line and d.message == message and d.severity == severity]
         if col is not None:
             found = [d for d in found if d.span.col == col]
         if not found:
@@ -85,7 +100,7 @@ def test_diagnostics(path: Path):
             if not any(hint in d.hint for d in found):
                 problems.append(f"line {line}: hint {hint!r} missing (hints: {[d.hint for d in found]})")
     expected_lines = {e[0] for e in expected}
-    for d in errors:
+    for d in errors + [d for d in err.diagnostics if d.severity == "warning"]:
         if Path(d.span.file).name != path.name or d.span.line not in expected_lines:
             problems.append(f"unexpected diagnostic {d.span}: {d.message}")
     assert not problems, "\n".join(problems) + "\n\n" + err.render()
@@ -95,13 +110,13 @@ def test_diagnostics(path: Path):
 def test_rendering(path: Path):
     """`file:line:col: error: message`, then the source line, then a caret under the column."""
     expected, _ = expectations(path)
-    err = load_errors(path)
+    err = load_diagnostics(path)
     text = err.render()
     assert str(err) == text
     source = path.read_text(encoding="utf-8").splitlines()
     lines = text.splitlines()
-    for line, col, message, hints in expected:
-        head = re.compile(rf"^(\S*{re.escape(path.name)}):{line}:(\d+): error: {re.escape(message)}$")
+    for line, col, message, hints, severity in expected:
+        head = re.compile(rf"^(\S*{re.escape(path.name)}):{line}:(\d+): {severity}: {re.escape(message)}$")
         at = [i for i, t in enumerate(lines) if head.match(t)]
         assert at, f"no heading for line {line} ({message!r}) in:\n{text}"
         i = at[0]

@@ -109,7 +109,7 @@ def contest_checker(lowest: bool, seen: list):
         if info.rule != "change_trump":
             return
         n = m.n
-        first = var(m, "first")
+        first = var(m, "first_player")
         order = [(first + i) % n for i in range(n)]
         table = [(p, split(zone_cards(m, "played", p)[-1])) for p in order if zone_cards(m, "played", p)]
         trump = split(zone_cards(m, "trump_stack")[-1])

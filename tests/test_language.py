@@ -280,6 +280,99 @@ def test_optional_values_start_as_none_and_survive_a_save(rules_file):
     assert back.state.same_as(s.state) and "null" in text
 
 
+OPTIONAL_CARD = '''
+game "Best chip"
+players 2
+enum Suit: Cups, Coins
+card Chip(suit: Suit, n: 1..4) named "{suit} {n}"
+cards chips = [Chip(s, n) for s in Suit for n in 1..4]
+zone hand of Chip per player, seen by owner
+zone table of Chip
+var best: Chip?
+var kept: Chip? per player, seen by owner
+
+def best_text: Str = if best != none then "{best}, a {best.suit}" else "no card yet"
+
+rule setup:
+    for c in chips:
+        move c to players[c.n mod 2].hand
+
+rule play:
+    say "{best_text}"
+    for p in players:
+        p chooses c in p.hand as "play {c}":
+            move c to table
+            if best == none or c.n > best.n:
+                best = c
+        p.kept = first(p.hand)
+        say "{p} keeps {p.kept}; the best is {best}"
+    if best != none:
+        move best to player(1).hand
+    let gone = if empty(table) then none else top(table)
+    say "{best}; {if best != none then best.n else 0}; {gone}"
+
+scenario best "none until a card is played":
+    expect best == none and best_text == "no card yet" and player(1).kept == none
+    take "play Cups 2"
+    expect best == Chip("Cups 2") and player(1).kept == Chip("Cups 4")
+    take "play Coins 1"
+    expect best == Chip("Cups 2") and best_text == "Cups 2, a Cups"
+'''
+
+
+def test_an_optional_card_is_none_or_a_card_everywhere(rules_file):
+    """`Chip?`: none at the start, narrowed by `!= none`, shown as none, saved, copied, pickled and
+    encoded (none as zeros); told to a seat that may not see the card as "a Chip"."""
+    import pickle
+    from rulecraft.engine import observe, records, views
+    from rulecraft.engine.session import Session
+    from rulecraft.tensors import Encoder
+    results = run(rules_file, OPTIONAL_CARD)
+    assert results["best"].ok, results["best"].message
+    program = load_file(rules_file(OPTIONAL_CARD))
+    s = Session.start(program, "game.rules", 2, seed=1)
+    assert views.view(s.state, 0)["vars"]["best"] == "none"
+    assert observe.narration(s.take_narration(), 1) == ["no card yet"]
+    enc = Encoder(program, 2)
+    (at, width), = [(a, w) for name, a, w in enc.layout if name == "var best"]
+    assert width == 8 and enc.encode(s.state, 0)[at:at + width] == [0.0] * 8
+    s.take_label("play Cups 2")
+    assert observe.narration(s.take_narration(), 1) == ["Player 1 keeps (hidden); the best is Cups 2"]
+    assert enc.encode(s.state, 1)[at:at + width] == [0.0, 1.0] + [0.0] * 6       # Cups 2, by name
+    for twin in (s.state.copy(), pickle.loads(pickle.dumps(s.state))):
+        assert twin.same_as(s.state)
+    text = records.dump(records.session_record(s, "save"))
+    back = records.restore(records.parse(text), lambda ref: program, check_digest=False)
+    records.verify_state(records.parse(text), back, "the save")
+    assert back.state.same_as(s.state)
+    s.take_label("play Coins 1")
+    said = s.take_narration()
+    assert observe.narration(said, 0)[-1] == "Cups 2; 2; Coins 1"
+    assert observe.narration(said, 1)[-1] == "a Chip; (hidden); Coins 1"     # Cups 2 went back to Player 1's hand
+
+
+def test_a_handlers_where_vouches_for_its_block(rules_file):
+    """`when e(…) where x != none:` is tested just before the handler's block runs: x is a value there."""
+    results = run(rules_file, '''
+game "Taken"
+players 2
+var taking: Int?
+event grabbed(p: Player)
+when grabbed(p) where taking != none:
+    say "{p} grabs pile {taking + 1}"
+rule play:
+    signal grabbed(player(1))
+    taking = 2
+    signal grabbed(player(2))
+    taking = none
+
+scenario grab "only while a pile is being taken":
+    expect said "Player 2 grabs pile 3"
+    expect taking == none
+''')
+    assert results["grab"].ok, results["grab"].message
+
+
 RANGES = '''
 game "Bids"
 players 2..4

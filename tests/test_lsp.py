@@ -210,7 +210,7 @@ def test_hover_definition_completion_symbols_formatting(client, tmp_path):
 
 
 def test_definition_reaches_the_base_game_and_imports(client, tmp_path):
-    text = 'extends blackmore\ngame "Variant"\n\noverride rule contest:\n    let w = first\n    change_trump(w, [])\n    end_of_round(w)\n'
+    text = 'extends blackmore\ngame "Variant"\n\noverride rule contest:\n    let w = first_player\n    change_trump(w, [])\n    end_of_round(w)\n'
     uri = open_doc(client, tmp_path / "variant.rules", text)
     assert client.diagnostics(uri) == []
     where = client.request("textDocument/definition", {"textDocument": {"uri": uri},
@@ -224,6 +224,14 @@ def test_definition_reaches_the_base_game_and_imports(client, tmp_path):
     assert client.diagnostics(uri2) == []
     where = client.request("textDocument/definition", {"textDocument": {"uri": uri2}, "position": at(module, "deal(")})
     assert where["uri"].endswith("/cards.rules")
+
+
+def test_a_warning_reaches_the_editor_as_a_warning(client, tmp_path):
+    text = 'game "Hides"\nplayers 2\nvar first: Player\nrule play:\n    say "{first}"\n'
+    uri = open_doc(client, tmp_path / "hides.rules", text)
+    (d,) = client.diagnostics(uri)
+    assert d["severity"] == 2 and d["range"]["start"]["line"] == 2
+    assert d["message"].startswith("the variable 'first' hides the built-in function first(…)")
 
 
 def test_an_unsaved_base_game_is_read_from_the_editor(client, tmp_path):

@@ -288,6 +288,10 @@ LEAKS = {
                                 '                move c to bag\n', False),
     # narrating the hidden card is safe: the others are told "a Chip"
     "narrated-card": ('', '            say "{p} drew {top(p.hand)}"\n', False),
+    # an optional card (`Chip?`) is a card too: copied into a variable all see it leaks, told it is "a Chip"
+    "public-optional-card": ('var last: Chip?\n', '            last = top(p.hand)\n', True),
+    "narrated-optional-card": ('', '            let c = if empty(p.hand) then none else top(p.hand)\n'
+                               '            say "{p} drew {c}"\n', False),
 }
 
 

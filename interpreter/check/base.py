@@ -55,3 +55,7 @@ class CheckerBase:
     def error(self, span, message, hint="", related=()):
         self.diags.append(Diagnostic(span, message, hint, "error", tuple(related)))
 
+    def warn(self, span, message, hint=""):
+        """Something legal that is probably a mistake: reported, and the rules still load."""
+        self.diags.append(Diagnostic(span, message, hint, "warning"))
+

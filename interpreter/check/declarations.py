@@ -1,13 +1,18 @@
 """Pass 1 of checking: every top-level name into one global table (enum types first)."""
 from __future__ import annotations
 
-from ..builtins import a_type as _a
+from ..builtins import FUNCTIONS, a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .expressions import CARD_ATTRIBUTES
 from .generics import Generics
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, EventSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
+
+
+_KIND_WORDS = {"CardDecl": "card type", "ZoneDecl": "zone", "VarDecl": "variable", "CardsDecl": "card set",
+               "DefDecl": "def", "RuleDecl": "rule", "EventDecl": "event", "AnytimeDecl": "anytime action",
+               "OptionDecl": "option", "EnumDecl": "enum"}
 
 
 class Declarations(Generics):
@@ -194,7 +199,22 @@ class Declarations(Generics):
         if name in ("Int", "Bool", "Str", "Player", "Team", "List", "Zone"):
             self.error(decl.span, f"'{name}' is a built-in type", "choose another name")
             return False
+        self.warn_if_hiding(name, decl)
         return True
+
+    def warn_if_hiding(self, name, decl):
+        """A declaration named like a built-in function hides it: `var first` and `first(x in xs where …)`
+        cannot both be used in one game. Legal, so a warning: a rename the author should make."""
+        if name not in FUNCTIONS and name != "player":
+            return
+        what = _KIND_WORDS.get(type(decl).__name__, "declaration")
+        if isinstance(decl, ast.DefDecl) and decl.const:
+            what = "const"
+        typ = getattr(decl, "type", None)
+        word = getattr(typ, "name", None) if isinstance(decl, ast.VarDecl) else None
+        example = f", e.g. '{name}_{word.lower()}'" if isinstance(word, str) and word.isidentifier() else ""
+        self.warn(decl.span, f"the {what} '{name}' hides the built-in function {name}(…)",
+                  f"in a game that declares '{name}', `{name}(…)` cannot be called: rename it{example}")
 
     def declare_enum(self, decl, name, values, is_option=False, shown=()):
         if len(set(values)) != len(values):
@@ -210,6 +230,9 @@ class Declarations(Generics):
             self.enums.append(EnumSym(decl, typ))
         for i, v in enumerate(values):
             self.enum_values.setdefault(v, []).append(EnumValueSym(typ, i))
+            if v in FUNCTIONS or v == "player":
+                self.warn(decl.span, f"the value '{v}' of {name} hides the built-in function {v}(…)",
+                          f"in a game that declares '{v}', `{v}(…)` cannot be called: rename it")
             if v in self.globals and not isinstance(self.globals[v], EnumValueSym):
                 self.error(decl.span, f"the value '{v}' has the name of another definition", "rename one of them")
             else:
@@ -296,9 +319,9 @@ class Declarations(Generics):
             return T.ANY
         if isinstance(t, ast.OptionalType):
             inner = self.resolve_type(t.inner)
-            if T.is_card(inner) and inner is not T.ANY or isinstance(inner, (T.ZoneT, T.ListT)):
+            if isinstance(inner, (T.ZoneT, T.ListT)):
                 self.error(t.span, f"{inner} cannot be optional",
-                           "a card that may be missing is a zone that may be empty; a list may be empty")
+                           "an empty zone or list is its 'none': test it with `empty(…)`")
                 return T.ANY
             return T.optional(inner)
         if isinstance(t, ast.RangeType):

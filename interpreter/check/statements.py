@@ -6,7 +6,7 @@ from ..diagnostics import did_you_mean
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
-from .expressions import narrow_key
+from .expressions import _text_of, narrow_key
 from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
 
 
@@ -139,7 +139,9 @@ class Statements(CheckerBase):
         else:
             for (name, typ), p in zip(sym.params, d.params):
                 self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
-        self.block(d.body)
+        # a handler's `where` is tested just before its block runs: it vouches as an `if` would
+        where = getattr(d, "where", None) if isinstance(d, ast.WhenDecl) else None
+        self.with_narrowed(self.narrowings(where, True) if where is not None else [], self.block, d.body)
         sym.frame_size = self.scope.count
         self.in_rule = False
 
@@ -245,6 +247,10 @@ class Statements(CheckerBase):
             elem = what
         elif isinstance(what, (T.ListT, T.ZoneT)) and T.is_card(what.elem):
             elem = what.elem
+        elif isinstance(what, T.OptionalT) and T.is_card(what.inner):
+            self.error(s.what.span, f"this is {_a(what)}: it may be none",
+                       f"move it inside `if {_text_of(s.what)} != none:`")
+            return
         else:
             self.error(s.what.span, f"only cards can move, not {what}",
                        "move a card, a list of cards, or a zone (all its cards)")

@@ -64,7 +64,7 @@ class ZoneT:
 
 @attrs.frozen
 class OptionalT:
-    """`Player?`: a value of `inner`, or none (None at run time)."""
+    """`Player?`, `Witch?`: a value of `inner`, or none (None at run time, as a card is its id)."""
     inner: object
 
     def __str__(self):
@@ -187,9 +187,9 @@ def join(a, b):
         return b
     if assignable(b, a):
         return a
-    if a is NONE and not is_card(b):       # `if won then p else none`: a Player?
+    if a is NONE and not isinstance(b, (ListT, ZoneT)):     # `if won then p else none`: a Player?
         return optional(b)
-    if b is NONE and not is_card(a):
+    if b is NONE and not isinstance(a, (ListT, ZoneT)):
         return optional(a)
     return None
 

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from ..check.modules import display_path, importers_of, is_module
-from ..diagnostics import RulesError, UnknownGame
+from ..diagnostics import RulesError, UnknownGame, render_all
 from ..loader import game_path, load_file
 from .terminal import echo
 
@@ -17,6 +17,16 @@ def show_diagnostics(text: str) -> None:
     for line in text.splitlines():
         style = ERROR if ": error: " in line or ": warning: " in line else HINT if line.startswith("hint: ") else None
         echo(line, style, stderr=True)
+
+
+def show_warnings(program) -> None:
+    """The warnings of rules that load (a declaration hiding a built-in…), rendered like errors."""
+    if program.warnings:
+        show_diagnostics(render_all(program.warnings, program.sources))
+
+
+def _count(n: int) -> str:
+    return "1 warning" if n == 1 else f"{n} warnings"
 
 
 def cmd_check(args) -> int:
@@ -35,7 +45,7 @@ def cmd_check(args) -> int:
                     print(f"{ref}: ok (a module: declarations for games to `import`; it has no `game`, "
                           "`players` or `rule play` of its own, and no game near it imports it)")
                 continue
-            load_file(game_path(ref))
+            program = load_file(game_path(ref))
         except UnknownGame as e:
             echo(f"rulecraft: error: {e}", ERROR, stderr=True)
             failed += 1
@@ -44,7 +54,8 @@ def cmd_check(args) -> int:
             show_diagnostics(e.render())
             failed += 1
             continue
-        echo(f"{ref}: ok", OK)
+        show_warnings(program)
+        echo(f"{ref}: ok" + (f" ({_count(len(program.warnings))})" if program.warnings else ""), OK)
     if failed and len(args.files) > 1:
         print(f"{failed} of {len(args.files)} files have errors", file=sys.stderr)
     return 1 if failed else 0

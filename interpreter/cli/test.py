@@ -19,6 +19,7 @@ from ..engine import records, scenarios
 from ..engine.session import Session
 from ..validate import explore, transcripts
 from . import common, progress, terminal
+from .check import show_warnings
 
 DEFAULT_EXPLORE = 20
 OK, FAIL = "green", "bold red"          # styles, at a terminal that shows colour
@@ -39,6 +40,7 @@ def cmd_test(args) -> int:
 
     passed = failed = 0
     print(f"{program.title} ({program.entry})")
+    show_warnings(program)
 
     results = []
     with progress.bar("scenarios", total=len(program.scenarios)) as bar:

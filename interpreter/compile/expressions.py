@@ -33,6 +33,11 @@ def hidden_as(card_type) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
+def _optional_card(typ) -> bool:
+    """`Witch?`: a card or none, shown like a card (or "none")."""
+    return isinstance(typ, T.OptionalT) and T.is_card(typ.inner) and typ.inner is not T.ANY
+
+
 # the kinds of node that may be computed before a loop (invariants.safe says which are)
 _MOVABLE = frozenset((ir.OwnedVar, ir.TableEntry, ir.Zone, ir.BuiltinCall, ir.Property, ir.BinOp, ir.Compare,
                       ir.BoolOp, ir.Not, ir.Neg, ir.Cond))
@@ -284,6 +289,8 @@ class ExprGen:
                 pieces.append(f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})")
             elif T.is_card(part.type) and part.type is not T.ANY and not self.private_reads(part):
                 pieces.append(f"rt_seg_card(m, {self.src(part)}, {self.const(hidden_as(part.type))})")
+            elif _optional_card(part.type) and not self.private_reads(part):
+                pieces.append(f"rt_seg_card_or_none(m, {self.src(part)}, {self.const(hidden_as(part.type.inner))})")
             elif isinstance(part.type, (T.ListT, T.ZoneT)) and T.is_card(part.type.elem) and part.type.elem is not T.ANY:
                 pieces.append(f"rt_seg_cards(m, {self.seq(part)}, {self.const(hidden_as(part.type.elem))})")
             else:
@@ -310,7 +317,8 @@ class ExprGen:
             if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty", "reveal"):
                 return
             typ = getattr(n, "type", None)
-            if typ is not None and T.is_card(typ) and typ is not T.ANY and not isinstance(n, (ir.CardNamed, ir.MakeCard)) \
+            if typ is not None and (T.is_card(typ) and typ is not T.ANY or _optional_card(typ)) \
+                    and not isinstance(n, (ir.CardNamed, ir.MakeCard)) \
                     and not any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
                 cards.append(self.src(n))
                 return

@@ -179,6 +179,7 @@ class Program:
     sources: dict = attrs.Factory(dict)
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
+    warnings: list = attrs.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
 
     def option(self, name):
         for o in self.options:

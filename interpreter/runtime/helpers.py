@@ -324,6 +324,11 @@ def rt_seg_card(m, c, hidden):
     return ("card", m.program.card_names[c], c, hidden)
 
 
+def rt_seg_card_or_none(m, c, hidden):
+    """An optional card (`Witch?`) in a shown text: the card, or "none"."""
+    return "none" if c is None else ("card", m.program.card_names[c], c, hidden)
+
+
 def rt_seg_cards(m, cards, hidden):
     """Cards in a shown text, separated by commas (a zone's or a list's)."""
     if not cards:
