@@ -50,6 +50,7 @@ class CheckerBase:
         self.type_vars: dict = {}          # name -> types.TypeVar, while a generic declaration is declared
         self.templates = 0                 # > 0 while a generic body is checked as written (check/generics.py)
         self.downcasts: dict = {}
+        self.match_keys: dict = {}         # id(a match's case) -> the stored values it stands for (matches.py)
 
     # ---------------------------------------------------------------- errors
     def error(self, span, message, hint="", related=()):

@@ -6,7 +6,7 @@ The algorithm, in two passes over the declarations (starlark-go's resolver):
    values, card types, card sets, zones, variables, defs, rules, events, scores)
    goes into one global table; enum types first, since other declarations
    mention them.
-2. *Check* (statements.py, expressions.py). Each body is walked with a scope of
+2. *Check* (statements.py, expressions.py, matches.py). Each body is walked with a scope of
    locals. Each expression gets a type and each name a symbol (symbols.py);
    each local gets a slot number in its rule's frame. Nothing stops at the first
    error: an expression that is wrong gets the type ANY, which matches
@@ -22,11 +22,12 @@ from .declarations import Declarations
 from .expressions import Expressions
 from .generics import Generics
 from .lower import lower
+from .matches import Matches
 from .shown import chance_in_shown_things
 from .statements import Statements
 
 
-class Checker(Declarations, Statements, Expressions, Generics):
+class Checker(Declarations, Statements, Expressions, Generics, Matches):
     """The two passes over one game's declarations; its state is declared in base.CheckerBase."""
 
 

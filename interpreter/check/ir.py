@@ -264,6 +264,18 @@ class Cond:
 
 
 @_node
+class Match:
+    """`match subject:` and its cases: a value in `keys[k]` (the stored values: an enum value's index, a
+    number, a text, a bool, None) gives `results[k]`, any other `otherwise` (None: every value has a case)."""
+    type: object
+    span: object
+    subject: object
+    keys: tuple             # per case, a tuple of stored values (not nodes)
+    results: tuple
+    otherwise: object
+
+
+@_node
 class _Binary:
     type: object
     span: object

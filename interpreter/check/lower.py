@@ -375,6 +375,11 @@ class Lowerer:
     def ex_Cond(self, e):
         return ir.Cond(self.typ(e), e.span, self.expr(e.test), self.expr(e.then), self.expr(e.other))
 
+    def ex_Match(self, e):
+        return ir.Match(self.typ(e), e.span, self.expr(e.subject), tuple(self.c.match_keys[id(c)] for c in e.cases),
+                        tuple(self.expr(c.value) for c in e.cases),
+                        self.expr(e.otherwise) if e.otherwise is not None else None)
+
     def ex_BinOp(self, e):
         return ir.BinOp(self.typ(e), e.span, e.op, self.expr(e.left), self.expr(e.right))
 

@@ -88,6 +88,7 @@ class ExprGen:
         self.pure_defs: dict = {}    # def name -> does computing it change nothing (no random, no step spent)?
         self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
         self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
+        self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -193,7 +194,17 @@ class ExprGen:
                 if isinstance(n, ir.Local) and n.slot < d.params:
                     uses[n.slot] += 1
             self.param_uses[d.name] = uses
-        return all(uses[i] <= 1 or self.is_simple(a) for i, a in enumerate(args))
+        return all(uses[i] <= 1 or self.is_simple(a) for i, a in enumerate(args)) and self.matches_inlinable(d, args)
+
+    def matches_inlinable(self, d, args) -> bool:
+        """A match tested case by case reads its subject once per case: inlined, the subject must be cheap
+        to compute again (in its own function, it is computed once into a local)."""
+        for n in ir.walk(d.body):
+            if isinstance(n, ir.Match) and not self.is_table(n):
+                if not self.is_simple(n.subject) or not all(self.is_simple(args[x.slot]) for x in ir.walk(n.subject)
+                                                              if isinstance(x, ir.Local) and x.slot < len(args)):
+                    return False
+        return True
 
     # ------------------------------------------------------------ leaves
     def ex_Const(self, e):
@@ -617,6 +628,113 @@ class ExprGen:
 
     def ex_Cond(self, e):
         return f"(({self.src(e.then)}) if ({self.src(e.test)}) else ({self.src(e.other)}))"
+
+    def ex_Match(self, e):
+        """A table when every result is known at load (a tuple indexed by the enum value, bool or team; else a
+        dict); otherwise the cases tested in order, the subject computed once."""
+        table = self.match_table(e)
+        if table is not None:
+            return table
+        subject = self.src(e.subject)
+        if not subject.strip("()").isidentifier():
+            if self.subst is None:        # at the top of a statement's or a def's value: never in a loop's head
+                name = self.ns.fresh("_m")
+                first, subject = f"({name} := {subject})", name
+            else:                         # inlined (only when the subject is cheap: see match_inlinable)
+                first = subject
+        else:
+            first = subject
+        if len(e.keys) == 1 and e.otherwise is None:      # one case for every value: still computed (it may fail)
+            return f"(({first}), ({self.src(e.results[0])}))[1]"
+        parts = []
+        last = len(e.keys) - 1
+        for k, (keys, result) in enumerate(zip(e.keys, e.results)):
+            if k == last and e.otherwise is None:
+                parts.append(f"({self.src(result)})")
+                break
+            s = first if k == 0 else subject
+            if len(keys) == 1:
+                test = f"{s} is None" if keys[0] is None else f"{s} == {self.value_src(keys[0])}"
+            elif len(keys) <= 16 and all(type(v) is not str for v in keys):     # a set written out: a constant
+                test = f"{s} in {{{', '.join(self.value_src(v) for v in keys)}}}"
+            else:
+                test = f"{s} in {self.const(frozenset(keys))}"
+            parts.append(f"({self.src(result)}) if {test} else ")
+        if e.otherwise is not None:
+            parts.append(f"({self.src(e.otherwise)})")
+        return "(" + "".join(parts) + ")"
+
+    def value_src(self, v) -> str:
+        if v is None or type(v) is bool:
+            return repr(v)
+        return repr(v) if type(v) is int else self.const(v)
+
+    def is_table(self, e) -> bool:
+        """Is every result of match `e` a value known at load (so that it is a table)?"""
+        return all(self.known_at_load(r) for r in e.results + ((e.otherwise,) if e.otherwise is not None else ()))
+
+    def match_table(self, e):
+        """`T[subject]` (or `T.get(subject, other)`) when every result is a value known at load, else None."""
+        known = self.match_tables.get(id(e))
+        if known is None:
+            known = self.match_tables[id(e)] = self.table_of(e) if self.is_table(e) else ""
+        if not known:
+            return None
+        table, other = known
+        subject = self.src(e.subject)
+        return f"{table}[{subject}]" if other is None else f"{table}.get({subject}, {other})"
+
+    def table_of(self, e):
+        """(the table's name, the name of the value for a subject not in it, or None); "" if it cannot be made."""
+        results = list(e.results) + ([e.otherwise] if e.otherwise is not None else [])
+        from .layout import ConstantState, NeedsGame
+        saved, self.subst = self.subst, None
+        try:
+            source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
+        finally:
+            self.subst = saved
+        try:
+            values = self.ns.function("m", source, "match", e.span)(ConstantState(self.layout))
+        except (NeedsGame, RuleFailure):
+            return ""
+        base = e.subject.type
+        size = len(base.values) if isinstance(base, T.EnumT) else 2 if base is T.BOOL \
+            else self.layout.team_count if base is T.TEAM else None
+        if size is not None:              # every stored value is a position: a tuple
+            row = [values[-1] if e.otherwise is not None else None] * size
+            for keys, value in zip(e.keys, values):
+                for key in keys:
+                    row[int(key)] = value
+            return self.const(tuple(row)), None
+        mapping = {key: value for keys, value in zip(e.keys, values) for key in keys}
+        return self.const(mapping), (self.const(values[-1]) if e.otherwise is not None else None)
+
+    def ex_plain(self, e) -> str:
+        """Source of `e` with nothing moved before a loop (a value known at load)."""
+        loops, self.loops = self.loops, []
+        try:
+            return self.src(e)
+        finally:
+            self.loops = loops
+
+    def known_at_load(self, e) -> bool:
+        """A value the rules write out: a number, a text without `{…}`, none, a list of such, a fixed
+        collection, a shared zone, a const."""
+        if isinstance(e, (ir.Const, ir.NoneValue)):
+            return True
+        if isinstance(e, ir.Text):
+            return all(isinstance(p, str) for p in e.parts)
+        if isinstance(e, ir.ListLit):
+            return all(not isinstance(i, ir.Comprehension) and self.known_at_load(i) for i in e.items)
+        if isinstance(e, ir.Neg):
+            return isinstance(e.operand, ir.Const)
+        if isinstance(e, ir.Fixed):
+            return self.fixed(e) is not None
+        if isinstance(e, ir.Zone):
+            return e.owner is None
+        if isinstance(e, ir.DefCall):
+            return self.prog.defs[e.name].const
+        return False
 
     def ex_BinOp(self, e):
         op = e.op

@@ -36,7 +36,7 @@ class RulecraftLexer(RegexLexer):
             (NAME, Name),
             (r"[0-9]+", Number.Integer),
             (r"\.\.", Operator),
-            (r"==|!=|<=|>=|\+=|-=|[-+*/%<>=|]", Operator),
+            (r"->|==|!=|<=|>=|\+=|-=|[-+*/%<>=|]", Operator),
             (r"[()\[\],:.?]", Punctuation),
         ],
         "string": [

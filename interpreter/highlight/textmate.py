@@ -51,7 +51,7 @@ def grammar() -> dict:
                 {"name": "keyword.control.rulecraft", "match": any_of(words.plain_keywords())},
                 {"name": "entity.name.type.rulecraft", "match": r"\b[A-Z][A-Za-z_0-9]*\b"},
                 {"name": "constant.numeric.integer.rulecraft", "match": r"\b[0-9]+\b"},
-                {"name": "keyword.operator.rulecraft", "match": r"\.\.|==|!=|<=|>=|\+=|-=|[-+*/%<>=|]"},
+                {"name": "keyword.operator.rulecraft", "match": r"\.\.|->|==|!=|<=|>=|\+=|-=|[-+*/%<>=|]"},
                 {"include": "#string"},
                 {"include": "#comment"},
             ]},

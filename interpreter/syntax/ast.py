@@ -181,6 +181,24 @@ class Cond:
 
 
 @node
+class MatchCase:
+    """`Three, FullHouse -> 5`: the values the case is for (constants of the matched value's type) and its result"""
+    span: Span
+    keys: tuple
+    value: object
+
+
+@node
+class Match:
+    """`match h:` then one case a line (`Pair -> 2`, `Three, FullHouse -> 5`) and at last `else -> 0`"""
+    span: Span
+    subject: object
+    cases: tuple                   # MatchCase, in order
+    otherwise: object = None       # the value after `else ->`, or None
+    else_span: Span | None = None
+
+
+@node
 class BinOp:
     """`a + b`, `a mod 9`"""
     span: Span

@@ -7,6 +7,8 @@ line indented more than the one before it).
 from __future__ import annotations
 
 
+import re
+
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from ..diagnostics import Diagnostic, Span
@@ -18,7 +20,12 @@ _TOKEN_NAMES = {
     "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "EQ": "'='",
     "DOT": "'.'", "MINUS": "'-'", "PLUS": "'+'", "STAR": "'*'", "SLASH": "'/'", "PERCENT": "'%'",
     "PLUS_EQ": "'+='", "MINUS_EQ": "'-='", "COMP_OP": "a comparison", "IN": "'in'", "VBAR": "'|'",
+    "ARROW": "'->'",
 }
+
+_MATCH_INSIDE = re.compile(r"\bmatch\s*$")                 # `1 + match h:`: `match` read as a name
+_MATCH_ON_ONE_LINE = re.compile(r"\bmatch\b.*:\s*$")      # `match h: Pair -> 1`
+_CASE_KEYS = re.compile(r'\s*[-\w."]+(?:\s*,\s*[-\w."]+)*\s*$')   # `Pair: 2`, `A, B = 3`: a case without its `->`
 
 
 def _describe_expected(expected) -> str:
@@ -75,7 +82,17 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
             width = max(1, (tok.end_column or col + 1) - col) if tok.end_line == tok.line else 1
         expected = set(e.expected) if e.expected else set()
         hint = _describe_expected(expected)
-        if "COLON" in expected and tok.type in ("_NL", "$END"):
+        before = _line_before(text, tok)
+        if tok.type != "_NL" and _MATCH_INSIDE.search(before):
+            at = _MATCH_INSIDE.search(before).start() + 1
+            return Diagnostic(Span(path, line, at, line, at + 5), "a `match` cannot stand inside an expression",
+                              "a match ends its line, its cases on the lines below: the value of a def, a const, a "
+                              "score, a `let` or an assignment; name it (`def`, `let`) to use it in an expression")
+        if expected == {"_NL"} and _MATCH_ON_ONE_LINE.search(before):
+            hint = "a match's cases go on the lines below it, indented, one a line: `Pair -> 2`"
+        elif "ARROW" in expected and tok.type in ("COLON", "EQ") and _CASE_KEYS.match(before):
+            hint = "a case of a match is written `VALUE -> result` (several values: `A, B -> result`)"
+        elif "COLON" in expected and tok.type in ("_NL", "$END"):
             hint = "a line that opens a block ends with ':'"
         elif tok.type == "EQ" and "COMP_OP" in expected:
             hint = "to compare, write '=='"
@@ -86,6 +103,15 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
         line, col = _end_of_previous_code(text, None)
         return Diagnostic(Span(path, line, col), "the file ends in the middle of something", _describe_expected(e.expected))
     return Diagnostic(Span(path, getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1), "syntax error")
+
+
+def _line_before(text: str, tok) -> str:
+    """The text of the token's line before it (without a comment)."""
+    pos = getattr(tok, "start_pos", None)
+    if pos is None or tok.type in ("_NL", "_INDENT", "_DEDENT", "$END"):
+        return ""
+    start = text.rfind("\n", 0, pos) + 1
+    return text[start:pos]
 
 
 def _next_code_line(text: str, line: int):

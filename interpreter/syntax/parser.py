@@ -472,6 +472,26 @@ class _ToAst(Transformer):
         return (str(c[0]), c[2])
 
     # ---- expressions
+    def match_expr(self, meta, c):
+        subject, *cases = c
+        otherwise = else_span = None
+        for case in cases:
+            if otherwise is not None:
+                raise _ParseFailure(Diagnostic(case.span if isinstance(case, ast.MatchCase) else case[0],
+                                               "the `else` case of a match comes last, once",
+                                               "put the other cases before `else -> …`"))
+            if not isinstance(case, ast.MatchCase):
+                else_span, otherwise = case
+        return ast.Match(self.span(meta), subject, tuple(c for c in cases if isinstance(c, ast.MatchCase)),
+                         otherwise, else_span)
+
+    def match_case(self, meta, c):
+        *keys, _arrow, value = c
+        return ast.MatchCase(self.span(meta), tuple(keys), value)
+
+    def match_else(self, meta, c):
+        return (self.span(meta), c[1])
+
     def cond_expr(self, meta, c):
         return ast.Cond(self.span(meta), *c)
 
