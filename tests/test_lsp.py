@@ -267,6 +267,18 @@ def test_hover_tells_the_type_the_checker_worked_out(tmp_path):
     assert analysis.hover_text(analysis.lookup(a, *_pos(text, "c.value"))).startswith("(parameter) c")
 
 
+def test_hover_in_a_match(tmp_path):
+    """A case's key is the enum value it names; the match's own words complete as keywords."""
+    from rulecraft.lsp import analysis
+    text = GAME + "enum Hand: Pair, Three\ndef points(h: Hand, c: Chip): Int = match h:\n    Pair -> worth(c)\n    Three -> 9\n"
+    a = analysis.analyse(tmp_path / "tiny.rules", text)
+    assert a.diagnostics == []
+    assert analysis.hover_text(analysis.lookup(a, *_pos(text, "Three ->"))).startswith("(enum value) Three: Hand")
+    assert analysis.hover_text(analysis.lookup(a, *_pos(text, "c)\n"))).startswith("(parameter) c")
+    assert analysis.hover_text(analysis.lookup(a, *_pos(text, "points"))).startswith("(def) points: Int")
+    assert "match" in {d.name for d in analysis.completions(a, *_pos(text, "Pair ->"))}
+
+
 def test_attribute_completion_follows_the_declared_type(tmp_path):
     from rulecraft.lsp import analysis
     text = GAME.replace("cards chips =", "card Token(colour: Int)\nvar lead: Player\ncards chips =")
