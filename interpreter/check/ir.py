@@ -555,6 +555,7 @@ class Step:
     span: object
     value: object = None    # int, option value, text, or an expression
     name: str = ""
+    checks: tuple = ()      # a `take "…":`: the steps checked as the option's block ends (expect, said)
 
 
 @_node

@@ -94,7 +94,8 @@ class Lowerer:
             rules[key] = ir.Rule(key, key, step.span, 0, self.slots.get(id(step), 0), None, self.block(step.value))
             return ir.Step(kind, step.span, key)
         if kind in ("expect", "take", "legal", "illegal", "deciding", "next random", "next shuffle"):
-            return ir.Step(kind, step.span, self.expr(step.value))
+            checks = tuple(self.step(sc, check, rules) for check in step.checks)
+            return ir.Step(kind, step.span, self.expr(step.value), checks=checks)
         return ir.Step(kind, step.span, step.value, step.name)
 
     # ------------------------------------------------------------ statements

@@ -187,6 +187,11 @@ class Statements(CheckerBase):
                                'the cards in their new order, bottom first: [Card("a"), Card("b")]')
             elif step.kind in ("take", "legal", "illegal", "next random"):
                 self.expr(step.value)
+                for check in step.checks:          # `take "…":` and what is checked as the option's block ends
+                    if check.kind == "expect":
+                        self.scope = Scope(d)
+                        self.expect(check.value, self.expr(check.value), T.BOOL, "an expectation")
+                        self.slots[id(check)] = self.scope.count
 
     # ------------------------------------------------------------ statements
     def block(self, stmts):

@@ -140,22 +140,21 @@ class Compiler:
 
     # ------------------------------------------------------------ scenarios
     def scenario(self, sc: ir.Scenario) -> Scenario:
-        steps = []
-        for step in sc.steps:
-            if step.kind in ("expect", "take", "legal", "illegal", "deciding", "next random", "next shuffle"):
-                sides = parts = None
-                if step.kind == "expect":
-                    sides = self._sides(step.value)
-                    conjuncts = _conjuncts(step.value)
-                    if len(conjuncts) > 1:    # `expect a == 1 and b == 3`: each that fails, explained —
-                        # compiled only when one fails (most never do, and loading stays as fast)
-                        parts = (lambda conjuncts=conjuncts: [(part.span, self.fn("m", part), self._sides(part))
-                                                              for part in conjuncts])
-                steps.append(ScenarioStep(step.kind, step.span, self.fn("m", step.value, f"scenario {sc.name}"),
-                                          step.name, sides, parts))
-            else:
-                steps.append(ScenarioStep(step.kind, step.span, step.value, step.name))
-        return Scenario(sc.name, sc.span, sc.doc, steps)
+        return Scenario(sc.name, sc.span, sc.doc, [self.step(sc, step) for step in sc.steps])
+
+    def step(self, sc: ir.Scenario, step: ir.Step) -> ScenarioStep:
+        if step.kind not in ("expect", "take", "legal", "illegal", "deciding", "next random", "next shuffle"):
+            return ScenarioStep(step.kind, step.span, step.value, step.name)
+        sides = parts = None
+        if step.kind == "expect":
+            sides = self._sides(step.value)
+            conjuncts = _conjuncts(step.value)
+            if len(conjuncts) > 1:    # `expect a == 1 and b == 3`: each that fails, explained —
+                # compiled only when one fails (most never do, and loading stays as fast)
+                parts = (lambda conjuncts=conjuncts: [(part.span, self.fn("m", part), self._sides(part))
+                                                      for part in conjuncts])
+        return ScenarioStep(step.kind, step.span, self.fn("m", step.value, f"scenario {sc.name}"), step.name, sides,
+                            parts, [self.step(sc, check) for check in step.checks])
 
     def _sides(self, e):
         """Both sides of a comparison, shown for people, to explain it when it fails."""

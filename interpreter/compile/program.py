@@ -132,6 +132,7 @@ class ScenarioStep:
     name: str = ""
     sides: object = None
     parts: object = None     # an `expect a and b`: () -> [(span, value, sides)] for each side of the `and`
+    checks: list = attrs.Factory(list)   # a `take "…":`: the steps checked as the option's block ends
 
 
 @attrs.define(eq=False)

@@ -30,6 +30,10 @@ from .statements import StatementGen, reads
 SECRET = "a secret choice"      # what the other seats are told of a `secretly` choice
 
 
+def _watched(index: int) -> str:
+    return f"if m.watch is not None: m.watch(m, fr, {index})"
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -59,6 +63,7 @@ class RuleGen(StatementGen):
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
         self.has_anytime = has_anytime
+        self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
 
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
@@ -83,6 +88,7 @@ class RuleGen(StatementGen):
         self.scope: list[set] = [set(range(rule.params))]   # locals holding a value here, by block
         self.loops: list[tuple] = []      # slots the heads of the enclosing loops read
         self.resume: dict = {}            # resume pc -> the locals it needs from the frame
+        self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         if rule.where is not None:
             self.line(f"if not ({self.x.src(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
@@ -347,11 +353,11 @@ class RuleGen(StatementGen):
             self.line(f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})", s.span)
         self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
-        self.flat_block(s.body, (s.slot,))
+        self.option_block(info.index, s.body, (s.slot,), s.span)
         self.goto(end, s.span)
         self.place(skip, s.span)
-        if s.otherwise is not None:
-            self.flat_block(s.otherwise)
+        if s.may:
+            self.option_block(info.index, s.otherwise or (), (), s.span)
         self.place(end, s.span)
         info.else_pc = skip.block if s.may else end.block
         # where a decision resumes it: the body also needs the chosen value, which the machine put in the frame
@@ -385,6 +391,33 @@ class RuleGen(StatementGen):
         if isinstance(e, ir.DefCall):       # whatever the arguments, the def's body says it
             return self.distinct(self.prog.defs[e.name].body, depth + 1)
         return False
+
+    # ------------------------------------------------------------ where an option's block ends
+    # A scenario's `take "…":` checks the game as the block of the option it took ends, before the rules
+    # go on (engine.scenarios): every way out of an option's block — its end, a `stop`, a `break` out of
+    # a loop around the choice — calls the state's `watch` when one is set (one test per decision).
+    def option_block(self, index, body, declared, span):
+        self.bodies.append((index, len(self.break_to)))
+        self.flat_block(body, declared)
+        self.bodies.pop()
+        if not self.closed:
+            self.line(_watched(index), span)
+
+    def left_blocks(self, out, ind, span, loops=0):
+        """Lines telling the watch that the option blocks around (those inside the innermost `loops`
+        loops, or all) are left here."""
+        for index, depth in reversed(self.bodies):
+            if depth >= loops:
+                out.append((ind, _watched(index), span))
+
+    def nat_Stop(self, s, out, ind):
+        self.left_blocks(out, ind, s.span)
+        super().nat_Stop(s, out, ind)
+
+    def nat_Break(self, s, out, ind):
+        if self.break_to and self.break_to[-1] is not None:       # out of a loop of this rule that waits
+            self.left_blocks(out, ind, s.span, len(self.break_to))
+        super().nat_Break(s, out, ind)
 
     def constant_options(self, s):
         """The options of a choice when they are the same every time (a fixed collection, or a list

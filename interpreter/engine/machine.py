@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from ..runtime import rng
+from ..runtime.helpers import rt_drive
 from ..runtime.errors import InternalError, RuleFailure, RulesRuntimeError, StepBudgetSpent
 from .state import State
 
@@ -273,6 +274,26 @@ def decide(m: State, action_id: int) -> None:
             fr[1] = program.choices[ci].else_pc
     m.pending = None
     m.decisions += 1
+    if anytime is not None and m.watch is not None:
+        _run_anytime_watched(m)
+    else:
+        run(m)
+
+
+ANYTIME = -1     # what `State.watch` is told as an `anytime` option's block ends (a choice's index otherwise)
+
+
+def _run_anytime_watched(m: State) -> None:
+    """Run an `anytime` option's block (the frame on top) to its end, tell the state's watch, run on."""
+    m.ticks = STEP_BUDGET
+    try:
+        waiting = rt_drive(m, len(m.stack) - 1)
+    except Exception as e:
+        raise _failure(m, e, STEP_BUDGET) from None
+    if waiting:
+        return          # the option's block asks a decision before it ends
+    if m.watch is not None:
+        m.watch(m, None, ANYTIME)
     run(m)
 
 

@@ -1,7 +1,9 @@
 """Running the scenarios written in a rule file: a position, scripted decisions, expectations.
 
 A scenario starts from the rules' own setup, or from its `arrange:` block run in
-place of `rule setup`; `take "label"` makes the decision with that label;
+place of `rule setup`; `take "label"` makes the decision with that label (and
+`take "label":` checks the expectations under it as that option's own block
+ends, before the rules go on);
 `expect` checks a condition, that an option is (not) legal, that the game is
 over, that the last `take` made the rules fail with a message, or that the
 narration since the last `take` says something (a moment no decision stops at).
@@ -82,23 +84,14 @@ def run_scenario(program, sc) -> ScenarioResult:
         failure = _take_bare_passes(m, step)
         if failure is not None:
             return fail(step, f"the rules failed: {failure}")
-        if kind == "said":
-            lines = observe.narration(m.sink[heard:], None)
-            if not any(step.value in line for line in lines):
-                return fail(step, f"expected the narration to say '{step.value}'; it said: "
-                                  + (" / ".join(lines) if lines else "nothing"))
+        if kind in ("said", "expect"):
+            problem = _check(program, m, step, heard)
+            if problem is not None:
+                return fail(step, problem)
             continue
         if kind == "over":
             if m.result is None:
                 return fail(step, "expected the game to be over, but it goes on")
-            continue
-        if kind == "expect":
-            try:
-                ok = step.value(m)
-            except Exception as e:  # a failing expression is a failed expectation
-                return fail(step, f"the expectation could not be evaluated: {e}")
-            if not ok:
-                return fail(step, "expectation not met" + _explain(program, m, step))
             continue
         if kind == "deciding":
             want = step.value(m)
@@ -124,15 +117,82 @@ def run_scenario(program, sc) -> ScenarioResult:
             if text not in labels:
                 return fail(step, f"'{text}' is not legal here; the options are: {_shown(labels)}")
             heard = len(m.sink)
+            option = machine.option_labelled(m, text)
+            block = _BlockEnd(program, m, step, option, heard) if step.checks else None
             try:
-                machine.decide(m, machine.option_labelled(m, text))
+                machine.decide(m, option)
             except RulesRuntimeError as e:
                 failure = str(e)
+            finally:
+                m.watch = None
+            if block is not None:
+                problem = block.outcome(m, text, failure)
+                if problem is not None:
+                    return fail(*problem)
     if failure is not None:
         return fail(sc.steps[-1], f"the rules failed: {failure}")
     if m.forced:
         return fail(sc.steps[-1], f"{len(m.forced)} outcome(s) fixed by `next … is` never came")
     return ScenarioResult(sc.name, sc.doc, True)
+
+
+def _check(program, m, step, heard: int) -> str | None:
+    """An `expect CONDITION` or `expect said "…"` checked now: why it fails, or None."""
+    if step.kind == "said":
+        lines = observe.narration(m.sink[heard:], None)
+        if not any(step.value in line for line in lines):
+            return f"expected the narration to say '{step.value}'; it said: " + (" / ".join(lines) if lines else "nothing")
+        return None
+    try:
+        ok = step.value(m)
+    except Exception as e:  # a failing expression is a failed expectation
+        return f"the expectation could not be evaluated: {e}"
+    if not ok:
+        return "expectation not met" + _explain(program, m, step)
+    return None
+
+
+class _BlockEnd:
+    """The checks of a `take "…":`, made as the taken option's block ends — its last line, a `stop` or a
+    `break` out of it (for a pass, its `else:`; for an `anytime` option, its rule) — while the rules are
+    still inside it. The compiled rules call the state's `watch` there (compile.rules); this is it."""
+
+    def __init__(self, program, m, step, option: int, heard: int):
+        self.program, self.step, self.heard = program, step, heard
+        anytime = option in program.anytimes
+        self.index = machine.ANYTIME if anytime else m.pending[0]
+        self.frame = None if anytime else m.stack[-1]      # the frame of the rule holding the choice
+        self.checked = False
+        self.problem = None          # (step, message) of the first check that failed
+        m.watch = self
+
+    def __call__(self, m, frame, index) -> None:
+        if index != self.index or frame is not self.frame:
+            return                   # another option's block (a choice inside this one, or elsewhere)
+        m.watch = None
+        self.checked = True
+        for check in self.step.checks:
+            try:
+                problem = _check(self.program, m, check, self.heard)
+            except Exception as e:   # never into the rules' code: it would be taken for the rules' fault
+                problem = f"the check could not be made: {e}"
+            if problem is not None:
+                self.problem = (check, problem)
+                return
+
+    def outcome(self, m, text: str, failure: str | None):
+        """(step, message) when the checks failed or could not be made, else None."""
+        if self.problem is not None:
+            check, problem = self.problem
+            return check, f"{problem} (checked as the block of '{text}' ended)"
+        if self.checked:
+            return None
+        if failure is not None:
+            return self.step, f"the rules failed before the block of '{text}' ended: {failure}"
+        who = machine.chooser(m)
+        return self.step, (f"the block of '{text}' asks another decision before it ends "
+                           f"({m.names[who] if who is not None else 'nobody'} decides), so what is under "
+                           "`take \"…\":` cannot be checked as it ends: check it after the block, where the rules wait")
 
 
 def _take_bare_passes(m, step) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
-                 "chance", "forced", "decisions", "program", "ticks")
+                 "chance", "forced", "decisions", "program", "ticks", "watch")
 
     def __init__(self):
         self.zones: list[list[int]] = []
@@ -30,6 +30,7 @@ class State:
         self.decisions = 0           # decisions taken so far
         self.program = None
         self.ticks = 0               # loop iterations left before the step budget stops the rules
+        self.watch = None            # a scenario's check as the option just taken ends its block (engine.scenarios)
 
     @property
     def over(self) -> bool:
@@ -52,6 +53,7 @@ class State:
         c.forced = list(self.forced) if self.forced else None
         c.decisions = self.decisions
         c.program = self.program
+        c.watch = None
         return c
 
     def same_as(self, other: "State", frames: bool = True) -> bool:

@@ -669,11 +669,13 @@ class RemoveFrom:
 
 @node
 class ScenarioStep:
-    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure/said."""
+    """One line of a scenario: kind is players/seed/option/arrange/take/expect/legal/illegal/over/failure/said.
+    A `take "…":` holds the checks made as the option's block ends (`expect …`, `expect said "…"`)."""
     span: Span
     kind: str
     value: object = None
     name: str = ""
+    checks: tuple = ()
 
 
 @node

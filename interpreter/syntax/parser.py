@@ -68,6 +68,18 @@ def _literal_int(node):
     return None
 
 
+_TAKE_BLOCK_HINTS = {
+    "legal": "what a decision offers, who decides, whether the game is over: write it after the block, where "
+             "the rules wait for the next decision",
+    "failure": "the rules' failure is checked after the `take`: write `expect failure` after the block",
+    "take": "the option's block is still running: take the next decision after the block",
+    "next random": "fix a chance outcome before the `take` that draws it",
+}
+for _kind in ("illegal", "deciding", "over"):
+    _TAKE_BLOCK_HINTS[_kind] = _TAKE_BLOCK_HINTS["legal"]
+_TAKE_BLOCK_HINTS["next shuffle"] = _TAKE_BLOCK_HINTS["next random"]
+
+
 def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(1)), body)
 
@@ -271,6 +283,20 @@ class _ToAst(Transformer):
 
     def sc_take(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "take", self.template(c[0]))
+
+    def sc_take_block(self, meta, c):
+        """`take "label":` and the checks made as the option's own block ends: conditions and narration
+        only (what a pending decision offers is not there yet)."""
+        label, *lines = c
+        checks = tuple(s for line in lines for s in (line if isinstance(line, tuple) else (line,)))
+        for step in checks:
+            if step.kind not in ("expect", "said"):
+                raise _ParseFailure(Diagnostic(step.span, "inside `take \"…\":` only `expect CONDITION` and "
+                                               "`expect said \"…\"` are checked, as the option's block ends",
+                                               _TAKE_BLOCK_HINTS.get(step.kind, "write it after the block")))
+        head = Span(self.path, meta.line + self.line_shift, meta.column + self.col_shift,
+                    label.end_line + self.line_shift, label.end_column + self.col_shift)
+        return ast.ScenarioStep(head, "take", self.template(label), checks=checks)
 
     def sc_expect(self, meta, c):
         return ast.ScenarioStep(self.span(meta), "expect", c[0])
