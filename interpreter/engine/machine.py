@@ -270,14 +270,16 @@ def decide(m: State, action_id: int) -> None:
         if anytime is not None:
             # run the anytime action; the choice (still at its pc) then asks again
             m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
+            if m.watch is not None:
+                m.pending = None
+                m.decisions += 1
+                _run_anytime_watched(m)
+                return
         else:                     # the pass option of a `may choose`
             fr[1] = program.choices[ci].else_pc
     m.pending = None
     m.decisions += 1
-    if anytime is not None and m.watch is not None:
-        _run_anytime_watched(m)
-    else:
-        run(m)
+    run(m)
 
 
 ANYTIME = -1     # what `State.watch` is told as an `anytime` option's block ends (a choice's index otherwise)
