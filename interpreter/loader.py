@@ -51,7 +51,26 @@ def load_file(path: str | Path, module: bool = False):
     program.digest = loaded.digest
     program.sources = loaded.sources
     program.warnings = sorted((d for d in diags if d.severity == "warning"), key=Diagnostic.sort_key)
+    program.watched = _watched(checked, program)
     return program
+
+
+def _watched(checked, program):
+    """The same game compiled again with the calls a scenario's `take "…":` needs (compile.rules), when a
+    scenario first asks: the rules compiled for play have none, so play pays nothing for them."""
+    made: list = []
+
+    def watched():
+        if not made:
+            compiler = Compiler(checked, [], program.digest + "-watched", watched=True)
+            twin = compiler.compile()
+            compiler.ns.cache.save()
+            twin.entry, twin.path, twin.digest, twin.sources = program.entry, program.path, program.digest, program.sources
+            twin.warnings = program.warnings
+            twin.watched = watched
+            made.append(twin)
+        return made[0]
+    return watched
 
 
 def game_path(ref: str) -> Path:

@@ -175,12 +175,23 @@ scenario fails "the block never ends":
     assert "top of an empty zone" in r.message
 
 
-def test_plain_takes_leave_no_watch_and_sessions_never_set_one(rules_file):
+def test_only_the_rules_compiled_for_scenarios_call_the_watch(rules_file):
+    """Play pays nothing for `take "…":`: the rules compiled for it never call the state's watch; the
+    twin compiled for scenarios (made when one asks) does, and plays the same game."""
     program = load_file(rules_file(TRICKS))
-    m = machine.new_game(program, 4)
-    assert m.watch is None and m.copy().watch is None
-    machine.decide(m, machine.option_labelled(m, "play chip 1"))
-    assert m.watch is None
+    twin = program.watched()
+    assert twin is not program and twin.watched() is twin and program.watched() is twin
+    seen = {}
+    for p in (program, twin):
+        m = machine.new_game(p, 4)
+        calls = []
+        m.watch = lambda m, frame, index: calls.append(index)
+        for n in range(1, 5):
+            machine.decide(m, machine.option_labelled(m, f"play chip {n}"))
+        seen[p] = (calls, m.zones, m.vars)
+        assert m.copy().watch is None
+    assert seen[program][0] == [] and seen[twin][0] == [0, 0, 0, 0]
+    assert seen[program][1:] == seen[twin][1:]
 
 
 def test_fmt_lays_out_a_take_block():

@@ -20,9 +20,10 @@ from .rules import RuleGen
 
 
 class Compiler:
-    def __init__(self, prog: ir.Program, diags, cache_key: str | None = None):
+    def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False):
         self.prog = prog
         self.diags = diags
+        self.watched = watched      # with the calls a scenario's `take "…":` needs (rules.RuleGen.option_block)
         self.ns = Namespace(cache_key)
         self.layout = Layout(prog)
         self.x = ExprGen(prog, self.layout, self.ns, diags)
@@ -117,7 +118,7 @@ class Compiler:
         prog = self.prog
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)
-        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes))
+        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched)
         codes = []
         anytimes = {}
 

@@ -181,6 +181,7 @@ class Program:
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
     warnings: list = attrs.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
+    watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked
 
     def option(self, name):
         for o in self.options:

@@ -57,13 +57,14 @@ class _Goto:
 class RuleGen(StatementGen):
     """Generates every rule's function into the namespace; choices are numbered as they are met."""
 
-    def __init__(self, prog, layout, ns, exprs, has_anytime: bool):
+    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False):
         super().__init__(prog, layout, ns, exprs)
         self.wait_points: dict = {}       # id(statement) -> can it wait? (asked again at every depth)
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
         self.has_anytime = has_anytime
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
+        self.watched = watched            # write the calls of the state's watch (a scenario's `take "…":`)
 
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
@@ -394,19 +395,21 @@ class RuleGen(StatementGen):
 
     # ------------------------------------------------------------ where an option's block ends
     # A scenario's `take "…":` checks the game as the block of the option it took ends, before the rules
-    # go on (engine.scenarios): every way out of an option's block — its end, a `stop`, a `break` out of
-    # a loop around the choice — calls the state's `watch` when one is set (one test per decision).
+    # go on (engine.scenarios). In the rules compiled for it (`watched`, made only when a scenario needs
+    # them: loader), every way out of an option's block — its end, a `stop`, a `break` out of a loop
+    # around the choice — calls the state's `watch` when one is set; the rules compiled for play have
+    # no such line.
     def option_block(self, index, body, declared, span):
         self.bodies.append((index, len(self.break_to)))
         self.flat_block(body, declared)
         self.bodies.pop()
-        if not self.closed:
+        if self.watched and not self.closed:
             self.line(_watched(index), span)
 
     def left_blocks(self, out, ind, span, loops=0):
         """Lines telling the watch that the option blocks around (those inside the innermost `loops`
         loops, or all) are left here."""
-        for index, depth in reversed(self.bodies):
+        for index, depth in reversed(self.bodies if self.watched else ()):
             if depth >= loops:
                 out.append((ind, _watched(index), span))
 

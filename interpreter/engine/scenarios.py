@@ -29,6 +29,10 @@ FIXES = {"next random": "random", "next shuffle": "shuffle"}     # scenario step
 
 
 def run_scenario(program, sc) -> ScenarioResult:
+    if program.watched is not None and any(step.checks for step in sc.steps):
+        index = program.scenarios.index(sc)     # played by the rules compiled with `take "…":`'s calls
+        program = program.watched()
+        sc = program.scenarios[index]
     players = program.min_players
     seed = 0
     options = {o.name: o.default for o in program.options}
