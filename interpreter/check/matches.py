@@ -83,7 +83,7 @@ class Matches(CheckerBase):
         joined = T.join(before, typ)
         if joined is None:
             self.error(value.span, f"every case of a match gives one type: this is {_a(typ)}, the cases before "
-                                   f"give {_a(before)}")
+                                   f"give {_a(before)}", f"make this result {_a(before)} too")
             return before
         return joined
 
@@ -131,7 +131,8 @@ class Matches(CheckerBase):
                 typ = self.expr(k)
             values = (value,)
         if subject is not T.ANY and typ is not T.ANY and not T.assignable(typ, base):
-            self.error(k.span, f"this match is over {_a(subject)}, and this case is {_a(typ)}")
+            self.error(k.span, f"this match is over {_a(subject)}, and this case is {_a(typ)}",
+                       f"its cases are {subject} values written out")
             return ()
         return values
 
