@@ -4,6 +4,7 @@ at the table only that."""
 from __future__ import annotations
 
 import pytest
+from helpers import cards_in
 
 from rulecraft.runtime.errors import RulesRuntimeError
 from rulecraft.cli.main import main
@@ -525,3 +526,52 @@ def test_a_card_seen_before_that_comes_back_in_sight_ends_a_move_that_hid_it(rul
             rnd = __import__("random").Random(seed)
             properties.check_observation(m, 0, 1, lambda n: properties._permutation(rnd, n),
                                          lambda n: min(last, n - 1), further=4)
+
+
+THROUGH_DEFS = '''game "Through defs"
+players 2
+card Chip(n: 1..6) named "chip {n}"
+cards chips = [Chip(n) for n in 1..6]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+var best: Chip?
+var secret: Int per player, seen by owner = 0
+def best_text: Str = if best == none then "nothing" else "{best}"
+def plain(c: Chip): Str = "{c}"
+def my_secret: Str = "{player(1).secret}"
+def twice(p: Player): Int = p.secret * 2
+def hands_text: Str = join(["{p}: {[c.n for c in p.hand]}" for p in players], "; ")
+zone gone of Chip
+def last_gone: Int = if empty(gone) then 0 else top(gone).n
+
+rule play:
+    move chips to bag
+    shuffle bag
+    for p in players:
+        move top(bag) to p.hand
+    best = top(player(1).hand)
+    player(1).secret = 7
+    say "a card through a def: {best_text}"
+    say "a card as an argument: {plain(top(player(1).hand))}"
+    say "a private value through a def: {my_secret}"
+    say "through a def's parameter: {twice(player(1))}"
+    say "zones that depend on a loop: {hands_text}"
+    say "a branch not taken: {last_gone}"          # top(gone) would fail: it is not what was read
+    player(2) chooses c in player(2).hand as "play {c}":
+        pass
+'''
+
+
+def test_a_text_hides_what_it_reads_through_the_defs_it_calls(rules_file):
+    """Regression: a text that called a def reading a card variable, or a private value, told it in
+    full to every seat (narration looked only at the text's own expression, not inside defs)."""
+    path = rules_file(THROUGH_DEFS)
+    s = Session.start(load_file(path), str(path), 2, seed=1)
+    owner, other = observe.Observer(s, 0).news(), observe.Observer(s, 1).news()
+    chip = cards_in(s.state, "hand", 0)[0]
+    assert owner[1:] == [f"a card through a def: {chip}", f"a card as an argument: {chip}",
+                         "a private value through a def: 7", "through a def's parameter: 14",
+                         "zones that depend on a loop: (hidden)", "a branch not taken: 0"]
+    assert other[1:] == ["a card through a def: (hidden)", "a card as an argument: (hidden)",
+                         "a private value through a def: (hidden)", "through a def's parameter: (hidden)",
+                         "zones that depend on a loop: (hidden)", "a branch not taken: 0"]

@@ -306,8 +306,8 @@ class ExprGen:
                 pieces.append(f"rt_seg_cards(m, {self.seq(part)}, {self.const(hidden_as(part.type.elem))})")
             else:
                 text = f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})"
-                cards, zones = self.derived_from(part)
-                masks = self.private_reads(part)
+                cards, zones, unknown = self.derived_from(part)
+                masks = self.private_reads(part) + (["0"] if unknown else [])
                 if cards or zones or masks:     # a value computed from what some seat may not see
                     pieces.append(f'("derived", {text}, ({"".join(c + ", " for c in cards)}), '
                                   f'({"".join(z + ", " for z in zones)}), {" & ".join(masks) or "-1"}, "(hidden)")')
@@ -315,52 +315,90 @@ class ExprGen:
                     pieces.append(text)
         return "(" + "".join(p + ", " for p in pieces) + ")"
 
-    def derived_from(self, e) -> tuple[list, list]:
+    def derived_from(self, e) -> tuple[list, list, bool]:
         """The cards and zone instances a shown value is computed from (sources of their Python values):
         its seats are those that see all of them. How many cards a zone holds is public, so what is
         inside `size`/`empty` is not a source; nor is a card fixed at load, or one named only inside a
-        comprehension (the zone it goes through is the source then)."""
-        bound = {n.slot for n in ir.walk(e) if isinstance(n, (ir.BestBy, ir.FindWhere))} | \
-            {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
+        comprehension (the zone it goes through is the source then). The bodies of the defs it calls
+        are read too (`shown_bodies`). The third result says a zone read depends on a loop's local
+        (`q.hand` for each `q`): then no seat is sure to see what the value was computed from."""
         cards, zones = [], []
+        unknown = False
 
-        def visit(n):
+        def visit(n, bound):
+            nonlocal unknown
             if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty", "reveal"):
                 return
             typ = getattr(n, "type", None)
             if typ is not None and (T.is_card(typ) and typ is not T.ANY or _optional_card(typ)) \
-                    and not isinstance(n, (ir.CardNamed, ir.MakeCard)) \
-                    and not any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
-                cards.append(self.src(n))
+                    and not isinstance(n, (ir.CardNamed, ir.MakeCard)):
+                if not any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
+                    cards.append(self.source_that_may_fail(n))
                 return
             if isinstance(n, ir.Zone):
-                zones.append(self.src(n))
+                if any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
+                    unknown = True
+                else:
+                    zones.append(self.source_that_may_fail(n))
                 return
             for name in ir._child_fields(type(n)):
                 v = getattr(n, name)
                 for item in (v if isinstance(v, tuple) else (v,)):
                     if hasattr(type(item), "__attrs_attrs__"):
-                        visit(item)
-        visit(e)
-        return cards, zones
+                        visit(item, bound)
+
+        for body, bound in self.shown_bodies(e):
+            visit(body, bound)
+        return cards, zones, unknown
+
+    def source_that_may_fail(self, e) -> str:
+        """Source of `e` as what a shown value may have read: None where computing it fails."""
+        sure = safe(e) and (self.subst is None or not any(isinstance(n, ir.Local) for n in ir.walk(e)))
+        return self.src(e) if sure else f"rt_or_none(lambda: {self.src(e)})"
+
+    def shown_bodies(self, e, bound=frozenset(), chain=()):
+        """What a shown value reads: `e` itself, then the body of each def it calls (and so on), each
+        yielded with the locals that cannot be named where the text stands. Those are the locals bound
+        inside it (by comprehensions, `… by`, `first(… where …)`, a def's `let`s) and, in a def's body,
+        the parameters whose arguments read such locals; what they hold is read where they are bound
+        (the zone a comprehension goes through, a `let`'s value, the argument). The other parameters
+        stand for their arguments while the body is read, as when the def is inlined."""
+        bound = set(bound) | {n.slot for n in ir.walk(e) if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
+            {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
+        yield e, bound
+        for n in ir.walk(e):
+            if not isinstance(n, ir.DefCall) or n.name in chain:
+                continue
+            subst, unnamed = {}, set()
+            for i, a in enumerate(n.args):
+                if any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(a)):
+                    unnamed.add(i)
+                else:
+                    subst[i] = self.src(a)
+            saved = self.subst, self.plain_subst
+            self.subst = self.plain_subst = subst
+            try:
+                yield from self.shown_bodies(self.prog.defs[n.name].body, unnamed, chain + (n.name,))
+            finally:
+                self.subst, self.plain_subst = saved
 
     def private_reads(self, e) -> list[str]:
-        """Sources of the masks of the seats that see each variable `e` reads whose value not all see."""
+        """Sources of the masks of the seats that see each variable `e` reads whose value not all see
+        (through the defs it calls too: `shown_bodies`)."""
         seen = {v.slot: v for v in self.prog.vars if v.seen != "all"}
-        bound = {n.slot for n in ir.walk(e) if isinstance(n, ir.BestBy)} | \
-            {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
-        revealed = {id(x) for n in ir.walk(e) if isinstance(n, ir.BuiltinCall) and n.name == "reveal"
-                    for x in ir.walk(n.args)}
         out = []
-        for n in ir.walk(e):
-            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen and id(n) not in revealed:
-                v = seen[n.slot]
-                if isinstance(n, ir.OwnedVar) and any(isinstance(x, ir.Local) and x.slot in bound
-                                                      for x in ir.walk(n.owner)):
-                    out.append("0")     # whose value varies inside the expression (`for p in players`): none sees all
-                    continue
-                owner = self.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"
-                out.append(f"rt_value_seen(m, {v.seen!r}, {owner}, {v.owner == 'team'})")
+        for body, bound in self.shown_bodies(e):
+            revealed = {id(x) for n in ir.walk(body) if isinstance(n, ir.BuiltinCall) and n.name == "reveal"
+                        for x in ir.walk(n.args)}
+            for n in ir.walk(body):
+                if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen and id(n) not in revealed:
+                    v = seen[n.slot]
+                    if isinstance(n, ir.OwnedVar) and any(isinstance(x, ir.Local) and x.slot in bound
+                                                          for x in ir.walk(n.owner)):
+                        out.append("0")     # whose value varies inside the expression: none sees all
+                        continue
+                    owner = self.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"
+                    out.append(f"rt_value_seen(m, {v.seen!r}, {owner}, {v.owner == 'team'})")
         return out
 
     def ex_CardNamed(self, e):

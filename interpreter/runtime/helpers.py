@@ -351,6 +351,16 @@ class ShownLog(list):
         self.reveals = 0            # `reveal(x)`s run: a secret value shown on purpose
 
 
+def rt_or_none(compute):
+    """A card or zone that a shown value may have been computed from, or None where computing it fails:
+    a branch the value did not take (`if empty(used) then 0 else face[top(used)]`). The value itself is
+    computed apart, so a real failure is still reported there."""
+    try:
+        return compute()
+    except Exception:       # noqa: BLE001 - any failure means the value did not read it
+        return None
+
+
 def rt_reveal(m, value):
     """`reveal(x)` is x; it tells the observation property that the rules show a secret here on purpose."""
     if type(m.sink) is ShownLog:
@@ -382,7 +392,8 @@ def seal(m, segments) -> tuple:
                 if c is not None and m.where[c] >= 0:
                     mask &= masks[m.where[c]]
             for z in zones:
-                mask &= masks[z]
+                if z is not None:
+                    mask &= masks[z]
             if log is not None:         # a card told by its field ("Red") is shown too, to who is told it
                 for c in cards:
                     if c is not None and mask:
