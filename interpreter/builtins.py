@@ -159,10 +159,11 @@ def join_code(gen, call, a):
     return f"rt_text(({gen.src(call.args[1])}).join([{fmt}(m, x) for x in {a}]))"
 
 
-def iterated(template, whole=False):
-    """Code over the argument gone through once (`whole`: to its end, as sum does): see ExprGen.iterated."""
+def iterated(template, whole=False, truth=False):
+    """Code over the argument gone through once (`whole`: to its end, as sum does; `truth`: only the
+    truth of each element counts, as for any and all): see ExprGen.iterated."""
     def code(gen, call, a):
-        return template.format(a=gen.iterated(call.args[0], whole))
+        return template.format(a=gen.iterated(call.args[0], whole, truth))
     return code
 
 
@@ -194,8 +195,8 @@ declare("max", 1, "max(numbers), or max(x in xs by key) for the element with the
         best_code("rt_max_by", "rt_max({a})", "max"))
 declare("min", 1, "min(numbers), or min(x in xs by key)", best, best_code("rt_min_by", "rt_min({a})", "min"))
 declare("sort", 1, "sort(x in xs by key): the elements, smallest key first", sort_check, best_code("rt_sort_by", ""))
-declare("any", 1, "any(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("any({a})"))
-declare("all", 1, "all(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("all({a})"))
+declare("any", 1, "any(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("any({a})", truth=True))
+declare("all", 1, "all(conditions)", expects(T.ListT(T.BOOL), T.BOOL), iterated("all({a})", truth=True))
 declare("count", 1, "count(conditions): how many are true", expects(T.ListT(T.BOOL), T.INT, "'count'"), count_code)
 declare("first", 1, "first(x in xs where condition): the first element that meets it; first(xs): the first element",
         first_check, "rt_first({a})")

@@ -43,6 +43,19 @@ _MOVABLE = frozenset((ir.OwnedVar, ir.TableEntry, ir.Zone, ir.BuiltinCall, ir.Pr
                       ir.BoolOp, ir.Not, ir.Neg, ir.Cond))
 
 
+_NONEMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
+
+
+def _size_truth(e):
+    """`size(x) > 0` and the like, a size compared so that only emptiness counts: (x, is the test
+    "not empty"?), else None."""
+    left, right = e.left, e.right
+    if isinstance(left, ir.BuiltinCall) and left.name == "size" and len(left.args) == 1 \
+            and isinstance(right, ir.Const) and type(right.value) is int and (e.op, right.value) in _NONEMPTY:
+        return left.args[0], _NONEMPTY[(e.op, right.value)]
+    return None
+
+
 class _Loop:
     """A loop being generated: its own locals, and the parts computed once before it (name, source)."""
 
@@ -103,6 +116,23 @@ class ExprGen:
             if scope is not None:
                 return scope.name_of(self, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def test(self, e) -> str:
+        """Source of a condition whose truth alone counts (an `if`, a `while`, a filter, a choice's
+        `where`, the elements of `any`/`all`): `size(x) > 0` is `x` itself and `size(x) == 0` is
+        `not x`, with no call of len; `and`, `or` and `not` pass the same on to their operands."""
+        if self.loops and type(e) in _MOVABLE and self.movable(e) and self.scope_for(e) is not None:
+            return self.src(e)          # computed once before the loop: its name is cheaper still
+        if isinstance(e, ir.Compare):
+            sized = _size_truth(e)
+            if sized is not None:
+                xs = self.seq(sized[0])
+                return f"({xs})" if sized[1] else f"(not {xs})"
+        elif isinstance(e, ir.BoolOp):
+            return f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
+        elif isinstance(e, ir.Not):
+            return f"(not ({self.test(e.operand)}))"
+        return self.src(e)
 
     def movable(self, e) -> bool:
         """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
@@ -591,14 +621,15 @@ class ExprGen:
         defaults = "".join(f", {n}={v}" for n, v in scope.parts)      # computed once, when the lambda is made
         return f"{helper}({seq}, lambda v{b.slot}{defaults}: {key})"
 
-    def iterated(self, e, whole: bool = False) -> str:
+    def iterated(self, e, whole: bool = False, truth: bool = False) -> str:
         """Source of something to go through once: a comprehension becomes a generator (any/all stop
         early), or a list — quicker to make — when it is gone through `whole` (sum) or is short and
-        nothing in it can fail (so computing the elements after the deciding one changes nothing)."""
+        nothing in it can fail (so computing the elements after the deciding one changes nothing).
+        With `truth`, only each element's truth counts (ExprGen.test)."""
         if isinstance(e, ir.Comprehension):
             if whole or self.short_and_safe(e):
-                return f"[{self.comprehension(e)}]"
-            return f"({self.comprehension(e)})"
+                return f"[{self.comprehension(e, truth=truth)}]"
+            return f"({self.comprehension(e, truth=truth)})"
         return self.seq(e)
 
     def ex_Pairs(self, e):
@@ -622,7 +653,7 @@ class ExprGen:
     def ex_FindWhere(self, e):
         """The elements that meet the condition, as a generator: `first` takes one and stops."""
         var = f"v{e.slot}"
-        return f"({var} for {var} in {self.seq(e.iterable)} if {self.src(e.cond)})"
+        return f"({var} for {var} in {self.seq(e.iterable)} if {self.test(e.cond)})"
 
     SHORT = 12      # a loop over at most this many values is short
 
@@ -813,9 +844,10 @@ class ExprGen:
     def ex_Neg(self, e):
         return f"(-({self.src(e.operand)}))"
 
-    def comprehension(self, e, filtered: bool = False) -> str:
-        """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones);
-        the parts that are the same for every element are computed once, first."""
+    def comprehension(self, e, filtered: bool = False, truth: bool = False) -> str:
+        """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones;
+        with `truth`, only the element's truth counts); the parts that are the same for every
+        element are computed once, first."""
         first = self.seq(e.fors[0].iterable)
         scope = self.enter_loop({f.slot for f in e.fors})
         try:
@@ -824,9 +856,9 @@ class ExprGen:
                 seq = first if k == 0 else f"rt_spend(m, {self.seq(f.iterable)})"     # inner ones: a product
                 clause = f"for v{f.slot} in {seq}"
                 if f.cond is not None:
-                    clause += f" if {self.src(f.cond)}"
+                    clause += f" if {self.test(f.cond)}"
                 clauses.append(clause)
-            element = self.src(e.element)
+            element = self.test(e.element) if truth or filtered else self.src(e.element)
         finally:
             self.leave_loop(scope)
         clauses = scope.clause() + " ".join(clauses)
@@ -836,7 +868,7 @@ class ExprGen:
         """`[v for v in seq if cond]` (a choice's options), the parts of `cond` the same for each computed once."""
         scope = self.enter_loop({slot})
         try:
-            test = self.src(cond)
+            test = self.test(cond)
         finally:
             self.leave_loop(scope)
         return f"[v{slot} {scope.clause()}for v{slot} in {seq} if {test}]"

@@ -91,29 +91,43 @@ class RuleGen(StatementGen):
         self.resume: dict = {}            # resume pc -> the locals it needs from the frame
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         if rule.where is not None:
-            self.line(f"if not ({self.x.src(rule.where)}): return False", rule.where.span)
+            self.line(f"if not ({self.x.test(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
         self.line("return False", rule.span)
         name = self.names[rule.key]
         # on entry, load the locals the resume point needs (its pc was stored with them)
         loads = dict(self.resume)
         loads[0] = loads.get(0, set()) | set(range(rule.params))
+        first = self.resumed_only(loads)
         lines = [(1, "pc = fr[1]", rule.span)]
-        for pc, needed in sorted((pc, needed) for pc, needed in loads.items() if needed):
+        for pc, needed in sorted((pc, needed) for pc, needed in loads.items() if needed and pc not in first):
             lines.append((1, f"{'if' if len(lines) == 1 else 'elif'} pc == {pc}:", rule.span))
             lines += [(2, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
-        for k, block in enumerate(self.blocks):
+        for k in sorted(first) + [k for k in range(len(self.blocks)) if k not in first]:
+            block = self.blocks[k]
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
+            if k in first:
+                lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             for ind, text, span in block:
                 if isinstance(text, _Goto):
                     target = self.target(text)
-                    text = f"pc = {target}" + ("; continue" if target <= k or text.always else "")
+                    back = target <= k or text.always or (k in first and ind > 0)
+                    text = f"pc = {target}" + ("; continue" if back else "")
                 lines.append((3 + ind, text, span))
             if not block:
                 lines.append((3, "pass", self.block_spans[k]))
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         return fn, list(self.block_spans)
+
+    def resumed_only(self, loads) -> set:
+        """The blocks entered only when the rule resumes there (an option's block, say: no jump lands
+        on it and the block before does not fall into it). They are tested first in the dispatch
+        loop, each loading its own locals, so a decision reaches its block with one comparison; where
+        they sit in the loop changes nothing else, as nothing falls into them. (A jump out of one of
+        them that is nested in other code goes round the loop, so the lines after it are skipped.)"""
+        landed = {self.target(text) for block in self.blocks for _ind, text, _span in block if isinstance(text, _Goto)}
+        return {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
 
     def target(self, goto) -> int:
         """Where a jump lands, past blocks that only jump on (a jump to a jump goes straight on)."""
@@ -221,7 +235,7 @@ class RuleGen(StatementGen):
         targets = [_Label() for _ in s.branches]
         other = _Label() if s.otherwise is not None else end
         for k, (cond, _body) in enumerate(s.branches):
-            self.line(f"{'if' if k == 0 else 'elif'} {self.x.src(cond)}:", cond.span)
+            self.line(f"{'if' if k == 0 else 'elif'} {self.x.test(cond)}:", cond.span)
             self.goto(targets[k], cond.span, 1)
         self.line("else:", s.span)
         self.goto(other, s.span, 1)
@@ -269,7 +283,7 @@ class RuleGen(StatementGen):
         return _Goto(target, always=True)
 
     def flat_While(self, s):
-        self.loop(s, self.x.src(s.cond), (), (), ())
+        self.loop(s, self.x.test(s.cond), (), (), ())
 
     def flat_For(self, s):
         lst, i = f"v{s.list_slot}", f"v{s.index_slot}"

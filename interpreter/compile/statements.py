@@ -95,7 +95,7 @@ class StatementGen:
         """`def R3(m, v0, …):` and its frame entry `def F3(m, fr)` (for a rule started from the stack)."""
         lines = []
         if rule.where is not None:
-            lines.append((1, f"if not ({self.x.src(rule.where)}): return", rule.where.span))
+            lines.append((1, f"if not ({self.x.test(rule.where)}): return", rule.where.span))
         self.nat_block(rule.body, lines, 1, rule.span)
         name = self.names[rule.key]
         params = ", ".join(["m"] + [f"v{i}" for i in range(rule.params)])
@@ -242,7 +242,7 @@ class StatementGen:
         for k, (cond, body) in enumerate(s.branches):
             first, names = self.x.compute_first([cond], ind, cond.span) if k == 0 else ([], [])
             out += first
-            out.append((ind, f"{'if' if k == 0 else 'elif'} {self.x.src(cond)}:", cond.span))
+            out.append((ind, f"{'if' if k == 0 else 'elif'} {self.x.test(cond)}:", cond.span))
             self.x.forget(names)
             self.nat_block(body, out, ind + 1, s.span)
         if s.otherwise is not None:
@@ -262,7 +262,7 @@ class StatementGen:
         self.nat_loop_body(s.body, out, ind + 1, s.span)
 
     def nat_While(self, s, out, ind):
-        out.append((ind, f"while {self.x.src(s.cond)}:", s.span))
+        out.append((ind, f"while {self.x.test(s.cond)}:", s.span))
         for line in TICK:
             out.append((ind + 1, line, s.span))
         self.nat_loop_body(s.body, out, ind + 1, s.span)
