@@ -84,6 +84,12 @@ def _unescape(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: _STRING_ESCAPES.get(m.group(1), m.group(1)), body)
 
 
+
+def _binder(head, message: str, example: str) -> None:
+    """`name in collection` before `by` or `where`; anything else is refused with the form to write."""
+    if not (isinstance(head, ast.Compare) and head.op == "in" and isinstance(head.left, ast.Name)):
+        raise _ParseFailure(Diagnostic(head.span, message, f"for example `{example}`"))
+
 class _ToAst(Transformer):
     """Builds AST nodes; `line`/`col_offset` shift positions for text inside strings.
 
@@ -600,16 +606,13 @@ class _ToAst(Transformer):
 
     def best_by(self, meta, c):
         head, key = c
-        if not (isinstance(head, ast.Compare) and head.op == "in" and isinstance(head.left, ast.Name)):
-            raise _ParseFailure(Diagnostic(head.span, "`by` needs the form `name in collection by key`",
-                                           "for example `max(c in cards by strength(c))`"))
+        _binder(head, "`by` needs the form `name in collection by key`", "max(c in cards by strength(c))")
         return ast.BestBy(self.span(meta), head.left.id, head.right, key)
 
     def find_where(self, meta, c):
         head, cond = c
-        if not (isinstance(head, ast.Compare) and head.op == "in" and isinstance(head.left, ast.Name)):
-            raise _ParseFailure(Diagnostic(head.span, "`where` here needs the form `name in collection where condition`",
-                                           "for example `first(c in p.hand where c.value > 3)`"))
+        _binder(head, "`where` here needs the form `name in collection where condition`",
+                "first(c in p.hand where c.value > 3)")
         return ast.FindWhere(self.span(meta), head.left.id, head.right, cond)
 
 
