@@ -100,25 +100,52 @@ class RuleGen(StatementGen):
         loads[0] = loads.get(0, set()) | set(range(rule.params))
         first = self.resumed_only(loads)
         lines = [(1, "pc = fr[1]", rule.span)]
-        for pc, needed in sorted((pc, needed) for pc, needed in loads.items() if needed and pc not in first):
-            lines.append((1, f"{'if' if len(lines) == 1 else 'elif'} pc == {pc}:", rule.span))
-            lines += [(2, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
+        entries = sorted((pc, needed) for pc, needed in loads.items() if needed and pc not in first)
+        ind = 1
+        if first and len(entries) > 1:      # a decision resumes at one of `first`: one test skips these
+            lines.append((1, f"if pc in {tuple(pc for pc, _ in entries)}:", rule.span))
+            ind = 2
+        for pc, needed in entries:
+            lines.append((ind, f"{'if' if pc == entries[0][0] else 'elif'} pc == {pc}:", rule.span))
+            lines += [(ind + 1, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
         for k in sorted(first) + [k for k in range(len(self.blocks)) if k not in first]:
-            block = self.blocks[k]
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             if k in first:
                 lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
-            for ind, text, span in block:
-                if isinstance(text, _Goto):
-                    target = self.target(text)
-                    back = target <= k or text.always or (k in first and ind > 0)
-                    text = f"pc = {target}" + ("; continue" if back else "")
-                lines.append((3 + ind, text, span))
-            if not block:
-                lines.append((3, "pass", self.block_spans[k]))
+            lines += self.block_lines(k, 3, (k,) if k in first else None)
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         return fn, list(self.block_spans)
+
+    INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
+    INLINED_LINES = 16          # ... each of at most this many lines
+
+    def block_lines(self, k, ind0, path):
+        """Block k's lines at indentation `ind0`, its jumps set pc. Along a path that starts at a block
+        entered only on resuming (`path`: the blocks copied so far), a jump to a small block is that
+        block's lines copied in its place, so that a decision runs on to the next one (the rest of its
+        option's block, the loop's head, the next choice) with no comparison in the dispatch loop;
+        there every jump not copied goes round the loop. Every block ends by jumping or returning,
+        so nothing after a copied block runs."""
+        block = self.blocks[k]
+        if not block:
+            return [(ind0, "pass", self.block_spans[k])]
+        out = []
+        for ind, text, span in block:
+            if isinstance(text, _Goto):
+                target = self.target(text)
+                if path is not None and self.copied(target, path):
+                    out += self.block_lines(target, ind0 + ind, path + (target,))
+                    continue
+                back = path is not None or target <= k or text.always
+                text = f"pc = {target}" + ("; continue" if back else "")
+            out.append((ind0 + ind, text, span))
+        return out
+
+    def copied(self, k, path) -> bool:
+        """May block k be copied at the end of `path`? Small, not on the path already (a loop is
+        copied once round), and the path not yet at its length."""
+        return k not in path and len(path) <= self.INLINED_BLOCKS and 0 < len(self.blocks[k]) <= self.INLINED_LINES
 
     def resumed_only(self, loads) -> set:
         """The blocks entered only when the rule resumes there (an option's block, say: no jump lands

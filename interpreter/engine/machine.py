@@ -102,19 +102,7 @@ def _count_text(program):
 
 def run(m: State, budget: int = STEP_BUDGET) -> None:
     """Run until a decision is pending or the game is over."""
-    m.ticks = budget
-    stack = m.stack
-    entries = m.program.entries
-    try:
-        while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
-            fr = stack[-1]
-            if entries[fr[0]](m, fr):
-                return
-            stack.pop()
-    except Exception as e:
-        raise _failure(m, e, budget) from None
-    m.pending = None
-    finish(m)
+    decide(m, GO_ON, budget)
 
 
 def _failure(m, e, budget):
@@ -249,37 +237,56 @@ def shown_label(m: State, action_id: int) -> tuple:
         fr[info.var_index] = saved
 
 
-def decide(m: State, action_id: int) -> None:
-    """Take a legal option and run to the next decision; an illegal id changes nothing."""
-    pending = m.pending
-    if pending is None:
-        raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
-    ci, who, values, ids = pending
+GO_ON = object()     # what `run` passes to `decide`: no option to take, only run on from where the rules stand
+
+
+def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
+    """Take a legal option and run to the next decision; an illegal id changes nothing.
+
+    The rules are run here, not by a call of `run` (which comes here with GO_ON): this runs at
+    every decision, and a call less is measurable."""
+    if action_id is not GO_ON:
+        pending = m.pending
+        if pending is None:
+            raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
+        ci, who, values, ids = pending
+        try:
+            k = ids.index(action_id)
+        except ValueError:
+            raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
+        program = m.program
+        fr = m.stack[-1]
+        if k < len(values):           # an option of the choice (the pass and any anytime actions come after)
+            info = program.choices[ci]
+            fr[info.var_index] = values[k]
+            fr[1] = info.body_pc
+        else:
+            anytime = program.anytimes.get(action_id)
+            if anytime is not None:
+                # run the anytime action; the choice (still at its pc) then asks again
+                m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
+                if m.watch is not None:
+                    m.pending = None
+                    m.decisions += 1
+                    _run_anytime_watched(m)
+                    return
+            else:                     # the pass option of a `may choose`
+                fr[1] = program.choices[ci].else_pc
+        m.pending = None
+        m.decisions += 1
+    m.ticks = budget
+    stack = m.stack
+    entries = m.program.entries
     try:
-        k = ids.index(action_id)
-    except ValueError:
-        raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
-    program = m.program
-    fr = m.stack[-1]
-    if k < len(values):           # an option of the choice (the pass and any anytime actions come after)
-        info = program.choices[ci]
-        fr[info.var_index] = values[k]
-        fr[1] = info.body_pc
-    else:
-        anytime = program.anytimes.get(action_id)
-        if anytime is not None:
-            # run the anytime action; the choice (still at its pc) then asks again
-            m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
-            if m.watch is not None:
-                m.pending = None
-                m.decisions += 1
-                _run_anytime_watched(m)
+        while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
+            fr = stack[-1]
+            if entries[fr[0]](m, fr):
                 return
-        else:                     # the pass option of a `may choose`
-            fr[1] = program.choices[ci].else_pc
+            stack.pop()
+    except Exception as e:
+        raise _failure(m, e, budget) from None
     m.pending = None
-    m.decisions += 1
-    run(m)
+    finish(m)
 
 
 ANYTIME = -1     # what `State.watch` is told as an `anytime` option's block ends (a choice's index otherwise)
