@@ -125,7 +125,7 @@ def test_a_checked_game_round_trips_as_data(cache):
     again, _ = irdata.loads(data)
     assert irdata.dumps((again, diags)) == data
     assert again.score.type is T.INT and again.score.type is program.score.type
-    for bad in (b'[999, "x"]', b'["r", 0]', b'1.5', b'["x", 1]'):
+    for bad in (b'["x", 999]', b'[0, "r"]', b'1.5', b'[1, "x"]', b'[-1]', b'[]'):
         with pytest.raises(irdata.BadData):
             irdata.loads(bad)
 

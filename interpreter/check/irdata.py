@@ -3,13 +3,13 @@
 Data, not code, as syntax/astdata.py: reading an entry back can only build the IR's node
 classes, the types of check/types.py, Span and Diagnostic, by number, with the fields they
 declare; a planted or damaged entry cannot run anything. The object graph comes back as it
-was: an object met twice is written once, marked (`["=", …]`), and then referred to (`["r", n]`,
+was: an object met twice is written once, marked (`[…, "="]`), and then referred to (`[n, "r"]`,
 n counting the marked objects finished before it), so what the compiler keys by identity (its constants' names) is
 shared as it was, and the generated code is the same byte for byte. The module's own type
 constants (`T.ANY`, `T.INT`, …, which the compiler tests with `is`) come back as themselves.
 
-A node is `[class number, field, …]`; a tuple `["t", item, …]`, a list `["l", …]`, a dict
-`["d", ["l", key, …], ["l", value, …]]`. Class numbers come from the sorted class names, which the check
+A node is `[field, …, class number]`; a tuple `[item, …, "t"]`, a list `[…, "l"]`, a dict
+`[[key, …, "l"], [value, …, "l"], "d"]` (the tag last: the reader pops it and reads the rest as it is). Class numbers come from the sorted class names, which the check
 cache's key covers (it hashes the sources of this package).
 """
 from __future__ import annotations
@@ -77,18 +77,18 @@ def dumps(value) -> bytes:
             return v
         n = numbers.get(id(v))
         if n is not None:
-            return ["r", n]
+            return [n, "r"]
         if t is tuple:
-            out = ["t", *map(enc, v)]
+            out = [*map(enc, v), "t"]
         elif t is list:
-            out = ["l", *map(enc, v)]
+            out = [*map(enc, v), "l"]
         elif t is dict:
-            out = ["d", ["l", *map(enc, v)], ["l", *map(enc, v.values())]]
+            out = [[*map(enc, v), "l"], [*map(enc, v.values()), "l"], "d"]
         else:
-            out = [_NUMBER[t], *(enc(getattr(v, name)) for name in _FIELDS[t])]
+            out = [*(enc(getattr(v, name)) for name in _FIELDS[t]), _NUMBER[t]]
         if count[id(v)] > 1:       # met again later: numbered, in the order they are finished
             numbers[id(v)] = len(numbers)
-            out = ["=", out]
+            out = [out, "="]
         return out
 
     return json.dumps(enc(value), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -107,35 +107,35 @@ def _decoder():
     classes, arity, constants, t_classes = _BY_NUMBER, _ARITY, _CONSTANTS, _T_CLASSES
 
     def dec(v):
-        head = v[0]
-        items = [x if type(x) is not list else dec(x) for x in v]   # [0] is the head, kept as it is
+        head = v.pop()          # the lists are json's own, made for this decoding
+        items = [x if type(x) is not list else dec(x) for x in v]
         if type(head) is int:
-            if not 0 <= head < len(classes) or len(items) - 1 != arity[head]:
+            if head < 0 or len(items) != arity[head]:
                 raise ValueError("unknown node")
             cls = classes[head]
-            out = cls(*items[1:])
+            out = cls(*items)
             if cls in t_classes:
                 try:
-                    return constants.get((cls, tuple(items[1:])), out)
+                    return constants.get((cls, tuple(items)), out)
                 except TypeError:       # a field that cannot be a key (a list): no constant is one
                     return out
             return out
         if head == "t":
-            return tuple(items[1:])
+            return tuple(items)
         if head == "l":
-            return items[1:]
+            return items
         if head == "=":
-            if len(items) != 2 or type(v[1]) is not list:
+            if len(items) != 1 or type(v[0]) is not list:
                 raise ValueError("a broken share")
-            shared.append(items[1])
-            return items[1]
+            shared.append(items[0])
+            return items[0]
         if head == "r":
-            return shared[v[1]]
+            return shared[items[0]]
         if head == "d":
-            keys, values = items[1], items[2]
-            if type(keys) is not list or type(values) is not list or len(keys) != len(values):
+            if len(items) != 2 or type(items[0]) is not list or type(items[1]) is not list \
+                    or len(items[0]) != len(items[1]):
                 raise ValueError("a broken dict")
-            return dict(zip(keys, values))
+            return dict(zip(items[0], items[1]))
         raise ValueError("unknown node")
 
     def top(v):
