@@ -21,11 +21,9 @@ import attrs
 from ..diagnostics import Diagnostic, RulesError, did_you_mean
 from ..syntax import ast
 from ..syntax.parser import parse_module
-from .places import bundled_dir, bundled_games, display_path, resolve_game, stdlib_modules  # noqa: F401 (re-exported)
+from .places import MAX_RULES_BYTES, bundled_dir, bundled_games, display_path, resolve_game, stdlib_modules  # noqa: F401 (re-exported)
 
 SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl)
-
-MAX_RULES_BYTES = 16 * 1024 * 1024  # a rule file (or an import) larger than this is refused unread
 
 
 @attrs.define

@@ -8,6 +8,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+MAX_RULES_BYTES = 16 * 1024 * 1024  # a rule file (or an import) larger than this is refused unread
+
 
 def bundled_dir(package: str) -> Path:
     """The folder of a bundled package of rule files (rulecraft.games, rulecraft.stdlib, rulecraft.grammar).
