@@ -11,11 +11,11 @@ sessions pickle, as multiprocessing and Ray need.
 from __future__ import annotations
 
 import copyreg
+import gc
 import weakref
 from pathlib import Path
 
-from .check.checker import check
-from .check.modules import bundled_dir, display_path, load_declarations, resolve_game
+from .check.places import bundled_dir, display_path, resolve_game
 from .compile.compiler import Compiler
 from .compile.program import Program
 from .diagnostics import Diagnostic, RulesError, Span
@@ -24,26 +24,42 @@ from .diagnostics import Diagnostic, RulesError, Span
 def load_file(path: str | Path, module: bool = False):
     """Parse, check and compile; `module` checks a file meant to be imported (it needs no players or play)."""
     path = Path(path)
+    enabled = gc.isenabled()
+    gc.disable()        # a load makes many objects and frees few: the collector's passes would find nothing
+    try:
+        return _module(path) if module else _game(path)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _module(path: Path):
+    """A file meant to be imported, checked as such (never cached: `rulecraft check` of a module)."""
+    from .check.checker import check
+    from .check.modules import load_declarations
     loaded = load_declarations(path)
     diags = list(loaded.diagnostics)
     if any(d.severity == "error" for d in diags):
-        # syntax errors stop here: names in a half-read file would only add noise
         raise RulesError(diags, loaded.sources)
     try:
-        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1), module)
-        if checked is None or module:
-            if checked is None:
-                raise RulesError(diags, loaded.sources)
-            return None      # a module is checked, not compiled: it runs as part of a game
-        compiler = Compiler(checked, diags, loaded.digest)
+        checked = check(loaded.decls, loaded.originals, diags, Span(display_path(path), 1, 1), True)
+    except (RecursionError, SyntaxError, MemoryError) as e:
+        raise _too_large(path, diags, loaded.sources, e) from None
+    if checked is None:
+        raise RulesError(diags, loaded.sources)
+    return None
+
+
+def _game(path: Path):
+    from .check.checkcache import check_game
+    diags: list = []
+    try:
+        loaded = check_game(path, diags)    # the typed IR, from the check cache when the files are the same
+        compiler = Compiler(loaded.program, diags, loaded.digest)
         program = compiler.compile()
         compiler.ns.cache.save()
     except (RecursionError, SyntaxError, MemoryError) as e:
-        # a last guard: rules so large or deep that Python cannot compile what we generate
-        diags.append(Diagnostic(Span(display_path(path), 1, 1),
-                                f"these rules are too large or too deeply nested to compile ({type(e).__name__})",
-                                "split long expressions with `let` steps or `def`s"))
-        raise RulesError(diags, loaded.sources) from None
+        raise _too_large(path, diags, {}, e) from None
     if any(d.severity == "error" for d in diags):
         raise RulesError(diags, loaded.sources)
     program.entry = display_path(path)
@@ -51,8 +67,21 @@ def load_file(path: str | Path, module: bool = False):
     program.digest = loaded.digest
     program.sources = loaded.sources
     program.warnings = sorted((d for d in diags if d.severity == "warning"), key=Diagnostic.sort_key)
-    program.watched = _watched(checked, program)
+    program.watched = _watched(loaded.program, program)
     return program
+
+
+def _too_large(path: Path, diags: list, sources: dict, e: Exception) -> RulesError:
+    """A last guard: rules so large or deep that Python cannot compile what we generate."""
+    if not sources:
+        try:
+            sources = {display_path(path): path.read_text(encoding="utf-8")}
+        except (OSError, UnicodeDecodeError):
+            pass
+    diags.append(Diagnostic(Span(display_path(path), 1, 1),
+                            f"these rules are too large or too deeply nested to compile ({type(e).__name__})",
+                            "split long expressions with `let` steps or `def`s"))
+    return RulesError(diags, sources)
 
 
 def _watched(checked, program):
@@ -77,7 +106,7 @@ def game_path(ref: str) -> Path:
     """The file a game reference names: a bundled game's name (`blackmore`) or a path to a .rules file.
 
     The one place a reference is resolved, for `load` and for every command; raises UnknownGame."""
-    from .check.modules import bundled_games
+    from .check.places import bundled_games
     from .diagnostics import UnknownGame, did_you_mean
     try:
         return resolve_game(ref)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulecraft import cachedir
+from rulecraft.diagnostics import RulesError
 from rulecraft.loader import load_file
 from rulecraft.syntax import parser
 
@@ -54,7 +55,7 @@ def test_parsing_writes_nothing_in_the_temp_folder(tmp_path):
 
 def test_the_cache_folders_are_private(cache, tmp_path):
     load_file(write_game(tmp_path))
-    for folder in (cache, cache / "ast", cache / "code"):
+    for folder in (cache, cache / "ast", cache / "check", cache / "code"):
         assert folder.stat().st_mode & 0o077 == 0, folder
 
 
@@ -76,10 +77,13 @@ def test_a_planted_pickle_is_never_loaded(cache, tmp_path):
     assert program.title == "Cached" and not marker.exists()
 
 
-@pytest.mark.parametrize("kind", ["ast", "code"])
+@pytest.mark.parametrize("kind", ["check", "ast", "code"])
 def test_a_damaged_entry_is_a_miss_not_a_crash(cache, tmp_path, kind):
     path = write_game(tmp_path)
     load_file(path)
+    if kind == "ast":               # a checked game found in the check cache is not parsed again
+        for entry in (cache / "check").iterdir():
+            entry.unlink()
     entries = list((cache / kind).iterdir())
     assert entries
     for entry in entries:
@@ -106,3 +110,101 @@ def test_an_entry_round_trips_as_data(cache, tmp_path):
     assert astdata.dumps(again) == astdata.dumps(module)
     with pytest.raises(astdata.BadData):
         astdata.loads(b'[999, "x"]')
+
+
+# ------------------------------------------------------------------ the check cache (check/checkcache.py)
+def test_a_checked_game_round_trips_as_data(cache):
+    """The IR read back is the IR written, sharing included (what the compiler names by identity)."""
+    from rulecraft.check import irdata, types as T
+    from rulecraft.check.checker import check
+    from rulecraft.check.modules import load_declarations, resolve_game
+    loaded = load_declarations(resolve_game("three-sisters"))
+    diags = list(loaded.diagnostics)
+    program = check(loaded.decls, loaded.originals, diags)
+    data = irdata.dumps((program, diags))
+    again, _ = irdata.loads(data)
+    assert irdata.dumps((again, diags)) == data
+    assert again.score.type is T.INT and again.score.type is program.score.type
+    for bad in (b'["x", 999]', b'[0, "r"]', b'1.5', b'[1, "x"]', b'[-1]', b'[]'):
+        with pytest.raises(irdata.BadData):
+            irdata.loads(bad)
+
+
+def generated(path, monkeypatch):
+    """The Python the compiler writes for a game, function by function."""
+    from rulecraft.compile import codecache
+    sources = []
+    real = codecache.CodeCache.compile
+
+    def record(self, source, filename, mode):
+        sources.append((filename, source))
+        return real(self, source, filename, mode)
+    monkeypatch.setattr(codecache.CodeCache, "compile", record)
+    program = load_file(path)
+    monkeypatch.setattr(codecache.CodeCache, "compile", real)
+    return program, sources
+
+
+def test_a_game_from_the_check_cache_is_the_game_checked(cache, monkeypatch):
+    """Same generated code, byte for byte, and the same digest and sources, from a checked game read back."""
+    from rulecraft.check.places import resolve_game
+    path = resolve_game("three-sisters-solo-weather")
+    first, code = generated(path, monkeypatch)
+    assert list((cache / "check").iterdir())
+    second, again = generated(path, monkeypatch)
+    assert again == code
+    assert (second.digest, second.sources, second.title) == (first.digest, first.sources, first.title)
+
+
+def test_warnings_come_back_from_the_check_cache(cache, tmp_path):
+    path = write_game(tmp_path, 'game "Hides"\nplayers 2\nvar first: Player\nrule play:\n    say "{first}"\n')
+    before = load_file(path).warnings
+    assert [d.message for d in before] == [d.message for d in load_file(path).warnings]
+    assert "hides the built-in function first" in before[0].message
+
+
+def test_an_edited_import_is_seen(cache, tmp_path):
+    """The entry lists every file read: a change in an imported one is a miss."""
+    (tmp_path / "extra.rules").write_text("def bonus(): Int = 1\n", encoding="utf-8")
+    path = write_game(tmp_path, GAME.replace("players 1\n", 'players 1\nimport "extra.rules"\n') + "score p = bonus()\n")
+    assert load_file(path).title == "Cached"
+    (tmp_path / "extra.rules").write_text("def bonus(): Int = true\n", encoding="utf-8")
+    with pytest.raises(RulesError) as e:
+        load_file(path)
+    assert "extra.rules:1:" in str(e.value)
+
+
+def test_a_broken_edit_after_a_cached_load_is_reported_with_its_place(cache, tmp_path):
+    path = write_game(tmp_path)
+    load_file(path)
+    path.write_text(GAME.replace("n += 1", "n += "), encoding="utf-8")
+    with pytest.raises(RulesError) as e:
+        load_file(path)
+    text = e.value.render() if hasattr(e.value, "render") else str(e.value)
+    assert "game.rules:5:" in text and "error:" in text
+
+
+def test_another_working_folder_shows_its_own_paths(cache, tmp_path, monkeypatch):
+    """Spans hold paths as shown from the working folder: from another one, the entry is not used."""
+    path = write_game(tmp_path)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path)
+    program = load_file(path)
+    assert set(program.sources) == {"game.rules"} and program.codes[0].span.file == "game.rules"
+    monkeypatch.chdir(tmp_path / "sub")
+    program = load_file(path)
+    assert set(program.sources) == {str(path)} and program.codes[0].span.file == str(path)
+
+
+def test_a_load_from_the_check_cache_needs_no_parser(cache, tmp_path):
+    """Lark and the parser are imported only when a file has to be parsed."""
+    path = write_game(tmp_path)
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache.parent))
+    code = ("import sys\nfrom rulecraft.loader import load_file\nload_file(sys.argv[1])\n"
+            "print(sorted(m for m in ('lark', 'rulecraft.syntax.parser', 'rulecraft.check.checker') if m in sys.modules))\n")
+    first = subprocess.run([sys.executable, "-c", code, str(path)], env=env, check=True, timeout=120,
+                           capture_output=True, text=True)
+    assert "lark" in first.stdout
+    again = subprocess.run([sys.executable, "-c", code, str(path)], env=env, check=True, timeout=120,
+                           capture_output=True, text=True)
+    assert again.stdout.strip() == "[]"

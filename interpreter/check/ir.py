@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import attrs
 
-_node = attrs.frozen(slots=True, eq=False)
+# no generated __repr__ (attrs compiles one per class, half of what a class costs at import: ~6 ms for
+# the module); `_repr` below, the same text, is given to every node class at the end
+_node = attrs.frozen(slots=True, eq=False, repr=False)
 
 
 # ------------------------------------------------------------------ expressions
@@ -605,18 +607,38 @@ def _child_fields(cls) -> tuple:
     return names
 
 
+_KIDS: dict = {}       # class -> _child_fields, or None for what is no node (str, int, None, …)
+
+
+def _kids(cls):
+    names = _KIDS[cls] = _child_fields(cls) if hasattr(cls, "__attrs_attrs__") else None
+    return names
+
+
 def walk(node):
     """Every IR node under `node` (itself included; `node` may be a tuple of nodes), depth first."""
     stack = [node]
+    pop, push, kids = stack.pop, stack.append, _KIDS.get
     while stack:
-        n = stack.pop()
-        if type(n) is tuple:
+        n = pop()
+        t = type(n)
+        if t is tuple:
             stack.extend(n)
             continue
-        if not hasattr(type(n), "__attrs_attrs__"):
+        names = kids(t, False)
+        if names is False:
+            names = _kids(t)
+        if names is None:
             continue
         yield n
-        for name in _child_fields(type(n)):
-            v = getattr(n, name)
-            if type(v) is tuple or hasattr(type(v), "__attrs_attrs__"):
-                stack.append(v)
+        for name in names:
+            push(getattr(n, name))
+
+
+def _repr(self) -> str:
+    return f"{type(self).__qualname__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in self.__attrs_attrs__)})"
+
+
+for _cls in list(vars().values()):
+    if isinstance(_cls, type) and _cls.__module__ == __name__ and attrs.has(_cls):
+        _cls.__repr__ = _repr

@@ -14,7 +14,6 @@ the folder of the entry file.
 from __future__ import annotations
 
 import hashlib
-import importlib.resources
 from pathlib import Path
 
 import attrs
@@ -22,47 +21,9 @@ import attrs
 from ..diagnostics import Diagnostic, RulesError, did_you_mean
 from ..syntax import ast
 from ..syntax.parser import parse_module
+from .places import MAX_RULES_BYTES, bundled_dir, bundled_games, display_path, resolve_game, stdlib_modules  # noqa: F401 (re-exported)
 
 SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl)
-
-MAX_RULES_BYTES = 16 * 1024 * 1024  # a rule file (or an import) larger than this is refused unread
-
-
-def bundled_dir(package: str) -> Path:
-    return Path(str(importlib.resources.files(package)))
-
-
-def bundled_games() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(bundled_dir("rulecraft.games").glob("*.rules"))}
-
-
-def stdlib_modules() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(bundled_dir("rulecraft.stdlib").glob("*.rules"))}
-
-
-def display_path(path: Path) -> str:
-    """A short path for messages: relative to the current folder when it can be."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        pass
-    for package, label in (("rulecraft.games", "games"), ("rulecraft.stdlib", "stdlib")):
-        try:
-            return f"{label}/" + str(path.resolve().relative_to(bundled_dir(package).resolve()))
-        except ValueError:
-            continue
-    return str(path)
-
-
-def resolve_game(ref: str) -> Path:
-    """A bundled game name (`blackmore`) or a path to a .rules file."""
-    games = bundled_games()
-    if ref in games:
-        return games[ref]
-    p = Path(ref)
-    if p.is_file():
-        return p
-    raise FileNotFoundError(ref)
 
 
 @attrs.define
@@ -75,6 +36,7 @@ class Loaded:
     originals: dict          # id(override decl) -> name of the replaced declaration
     digest: str              # sha256 of every file read, in order
     diagnostics: list
+    files: list = attrs.Factory(list)   # (resolved path, display path, sha256 of its bytes) of each file read, in order
 
 
 class _Loader:
@@ -83,6 +45,7 @@ class _Loader:
         self.overlays = overlays or {}     # resolved path -> text not yet saved (an editor's buffer)
         self.roots = [bundled_dir("rulecraft.stdlib").resolve(), bundled_dir("rulecraft.games").resolve(), self.entry.parent]
         self.sources: dict[str, str] = {}
+        self.files: list[tuple[str, str, str]] = []
         self.diags: list[Diagnostic] = []
         self.originals: dict[int, str] = {}
         self.hash = hashlib.sha256()
@@ -113,6 +76,8 @@ class _Loader:
             return None
         self.hash.update(data + b"\0")
         self.sources[shown] = text
+        if path not in self.overlays:
+            self.files.append((str(path), shown, hashlib.sha256(data).hexdigest()))
         try:
             return parse_module(text, shown)
         except RulesError as e:
@@ -307,7 +272,8 @@ def load_declarations(entry: Path, overlays: dict | None = None) -> Loaded:
     loader = _Loader(entry, overlays)
     decls = loader.load(entry) or []
     return Loaded(entry=loader.entry, decls=decls, sources=loader.sources, originals=loader.originals,
-                  digest=loader.hash.hexdigest(), diagnostics=loader.diags)
+                  digest=loader.hash.hexdigest(), diagnostics=loader.diags,
+                  files=loader.files if not overlays else [])
 
 
 def is_module(path: Path) -> bool:

@@ -34,11 +34,14 @@ class Namespace:
         self.count = 0
 
     def const(self, value) -> str:
-        """A name bound to `value` in the namespace (the same object gets the same name)."""
-        name = self.const_names.get(id(value))
+        """A name bound to `value` in the namespace: the same object gets the same name, and so does
+        an equal text or number (so the code does not depend on which copy of it the IR holds: a game
+        read back from the check cache gives the same code as one just checked)."""
+        key = (type(value), value) if type(value) in (str, int) else id(value)
+        name = self.const_names.get(key)
         if name is None:
             name = f"K{len(self.const_names)}"
-            self.const_names[id(value)] = name
+            self.const_names[key] = name
             self.env[name] = value
             self.keep.append(value)
         return name

@@ -102,6 +102,7 @@ class ExprGen:
         self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
         self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
+        self.walked: dict = {}         # id(IR node) -> (the node, the nodes under it, the slots of the locals under it)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -109,6 +110,20 @@ class ExprGen:
 
     def const(self, value) -> str:
         return self.ns.const(value)
+
+    def under(self, n) -> tuple:
+        """Every node under `n` (ir.walk), remembered: what a shown text reads is asked of the same defs'
+        bodies for every text that calls them (shown_bodies), and walking them each time was most of a load."""
+        got = self.walked.get(id(n))
+        if got is None:           # the node is kept with its facts, so its id is not reused while they are
+            nodes = tuple(ir.walk(n))
+            got = self.walked[id(n)] = (n, nodes, frozenset(x.slot for x in nodes if type(x) is ir.Local))
+        return got[1]
+
+    def slots_under(self, n) -> frozenset:
+        """The slots of the locals read under `n`."""
+        self.under(n)
+        return self.walked[id(n)][2]
 
     def src(self, e) -> str:
         if self.loops and type(e) in _MOVABLE and self.movable(e):
@@ -362,11 +377,11 @@ class ExprGen:
             typ = getattr(n, "type", None)
             if typ is not None and (T.is_card(typ) and typ is not T.ANY or _optional_card(typ)) \
                     and not isinstance(n, (ir.CardNamed, ir.MakeCard)):
-                if not any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
+                if self.slots_under(n).isdisjoint(bound):
                     cards.append(self.source_that_may_fail(n))
                 return
             if isinstance(n, ir.Zone):
-                if any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(n)):
+                if not self.slots_under(n).isdisjoint(bound):
                     unknown = True
                 else:
                     zones.append(self.source_that_may_fail(n))
@@ -383,7 +398,7 @@ class ExprGen:
 
     def source_that_may_fail(self, e) -> str:
         """Source of `e` as what a shown value may have read: None where computing it fails."""
-        sure = safe(e) and (self.subst is None or not any(isinstance(n, ir.Local) for n in ir.walk(e)))
+        sure = safe(e) and (self.subst is None or not self.slots_under(e))
         return self.src(e) if sure else f"rt_or_none(lambda: {self.src(e)})"
 
     def shown_bodies(self, e, bound=frozenset(), chain=()):
@@ -393,15 +408,16 @@ class ExprGen:
         the parameters whose arguments read such locals; what they hold is read where they are bound
         (the zone a comprehension goes through, a `let`'s value, the argument). The other parameters
         stand for their arguments while the body is read, as when the def is inlined."""
-        bound = set(bound) | {n.slot for n in ir.walk(e) if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
-            {f.slot for n in ir.walk(e) if isinstance(n, ir.Comprehension) for f in n.fors}
+        nodes = self.under(e)
+        bound = set(bound) | {n.slot for n in nodes if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
+            {f.slot for n in nodes if isinstance(n, ir.Comprehension) for f in n.fors}
         yield e, bound
-        for n in ir.walk(e):
+        for n in nodes:
             if not isinstance(n, ir.DefCall) or n.name in chain:
                 continue
             subst, unnamed = {}, set()
             for i, a in enumerate(n.args):
-                if any(isinstance(x, ir.Local) and x.slot in bound for x in ir.walk(a)):
+                if not self.slots_under(a).isdisjoint(bound):
                     unnamed.add(i)
                 else:
                     subst[i] = self.src(a)
@@ -418,13 +434,13 @@ class ExprGen:
         seen = {v.slot: v for v in self.prog.vars if v.seen != "all"}
         out = []
         for body, bound in self.shown_bodies(e):
-            revealed = {id(x) for n in ir.walk(body) if isinstance(n, ir.BuiltinCall) and n.name == "reveal"
-                        for x in ir.walk(n.args)}
-            for n in ir.walk(body):
+            nodes = self.under(body)
+            revealed = {id(x) for n in nodes if isinstance(n, ir.BuiltinCall) and n.name == "reveal"
+                        for x in self.under(n.args)}
+            for n in nodes:
                 if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen and id(n) not in revealed:
                     v = seen[n.slot]
-                    if isinstance(n, ir.OwnedVar) and any(isinstance(x, ir.Local) and x.slot in bound
-                                                          for x in ir.walk(n.owner)):
+                    if isinstance(n, ir.OwnedVar) and not self.slots_under(n.owner).isdisjoint(bound):
                         out.append("0")     # whose value varies inside the expression: none sees all
                         continue
                     owner = self.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"

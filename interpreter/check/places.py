@@ -1,0 +1,51 @@
+"""Where rule files are: the bundled games and stdlib, a game named by the user, a path shown short.
+
+Apart from modules.py (which reads and merges the files) so that a load answered from the
+check cache (checkcache.py) finds its files without importing the parser and Lark.
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+MAX_RULES_BYTES = 16 * 1024 * 1024  # a rule file (or an import) larger than this is refused unread
+
+
+def bundled_dir(package: str) -> Path:
+    """The folder of a bundled package of rule files (rulecraft.games, rulecraft.stdlib, rulecraft.grammar).
+
+    Its `__path__`, not importlib.resources, whose import costs a load about 10 ms (tempfile, random, typing)."""
+    return Path(importlib.import_module(package).__path__[0])
+
+
+def bundled_games() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(bundled_dir("rulecraft.games").glob("*.rules"))}
+
+
+def stdlib_modules() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(bundled_dir("rulecraft.stdlib").glob("*.rules"))}
+
+
+def display_path(path: Path) -> str:
+    """A short path for messages: relative to the current folder when it can be."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    for package, label in (("rulecraft.games", "games"), ("rulecraft.stdlib", "stdlib")):
+        try:
+            return f"{label}/" + str(path.resolve().relative_to(bundled_dir(package).resolve()))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def resolve_game(ref: str) -> Path:
+    """A bundled game name (`blackmore`) or a path to a .rules file."""
+    games = bundled_games()
+    if ref in games:
+        return games[ref]
+    p = Path(ref)
+    if p.is_file():
+        return p
+    raise FileNotFoundError(ref)
