@@ -24,7 +24,7 @@ from .codegen import TICK
 from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
 from .expressions import hidden_as
-from .statements import StatementGen, reads
+from .statements import StatementGen, assigned, reads
 
 
 SECRET = "a secret choice"      # what the other seats are told of a `secretly` choice
@@ -39,6 +39,15 @@ class _Label:
 
     def __init__(self):
         self.block = -1
+
+
+class _Store:
+    """A local stored in the frame as the rule waits: left out where the frame holds it already."""
+    __slots__ = ("slot", "text")
+
+    def __init__(self, slot, text):
+        self.slot = slot
+        self.text = text
 
 
 class _Goto:
@@ -81,6 +90,7 @@ class RuleGen(StatementGen):
         """`def W4(m, fr):` — see the module's docstring."""
         self.rule = rule
         self.blocks: list[list] = [[]]
+        self.writes: dict = {}            # block -> the locals its lines may assign
         self.block_spans = [rule.span]
         self.closed = False
         self.at = self.frames[rule.key]     # slot -> index in the frame
@@ -113,34 +123,49 @@ class RuleGen(StatementGen):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             if k in first:
                 lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
-            lines += self.block_lines(k, 3, (k,) if k in first else None)
+            lines += self.block_lines(k, 3, (k,) if k in first else None, frozenset(loads.get(k, ())))
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         return fn, list(self.block_spans)
 
+    CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
     INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
     INLINED_LINES = 16          # ... each of at most this many lines
 
-    def block_lines(self, k, ind0, path):
+    def block_lines(self, k, ind0, path, clean=frozenset()):
         """Block k's lines at indentation `ind0`, its jumps set pc. Along a path that starts at a block
         entered only on resuming (`path`: the blocks copied so far), a jump to a small block is that
         block's lines copied in its place, so that a decision runs on to the next one (the rest of its
         option's block, the loop's head, the next choice) with no comparison in the dispatch loop;
         there every jump not copied goes round the loop. Every block ends by jumping or returning,
-        so nothing after a copied block runs."""
+        so nothing after a copied block runs. `clean` are the locals that still hold what the frame
+        holds (loaded on resuming, not assigned since): waiting, the path does not store them again."""
         block = self.blocks[k]
         if not block:
             return [(ind0, "pass", self.block_spans[k])]
+        clean = clean - self.writes.get(k, frozenset()) if path is not None else frozenset()
         out = []
         for ind, text, span in block:
-            if isinstance(text, _Goto):
+            if isinstance(text, _Store):
+                if text.slot in clean:
+                    if not self.CHECK_CLEAN:
+                        continue
+                    # (a test compiles the games so: a store left out must store nothing new)
+                    text = f"if {text.text.replace(' = ', ' is not ')}: raise AssertionError('a store left out')"
+                else:
+                    text = text.text
+            elif isinstance(text, _Goto):
                 target = self.target(text)
                 if path is not None and self.copied(target, path):
-                    out += self.block_lines(target, ind0 + ind, path + (target,))
+                    out += self.block_lines(target, ind0 + ind, path + (target,), clean)
                     continue
                 back = path is not None or target <= k or text.always
                 text = f"pc = {target}" + ("; continue" if back else "")
             out.append((ind0 + ind, text, span))
         return out
+
+    def wrote(self, slots) -> None:
+        """The lines being added to the current block may assign these locals."""
+        self.writes.setdefault(len(self.blocks) - 1, set()).update(slots)
 
     def copied(self, k, path) -> bool:
         """May block k be copied at the end of `path`? Small, not on the path already (a loop is
@@ -203,8 +228,10 @@ class RuleGen(StatementGen):
             needed.update(slots)
         needed &= set().union(*self.scope)      # a local declared later is written before it is read
         self.resume[resume] = self.resume.get(resume, set()) | needed
-        for text in [f"fr[1] = {resume}"] + [f"fr[{self.at[k]}] = v{k}" for k in sorted(needed)] + ["return True"]:
-            self.line(text, span, ind)
+        self.line(f"fr[1] = {resume}", span, ind)
+        for k in sorted(needed):
+            self.line(_Store(k, f"fr[{self.at[k]}] = v{k}"), span, ind)
+        self.line("return True", span, ind)
 
     def flat_block(self, stmts, declared=()):
         self.scope.append(set(declared))
@@ -226,6 +253,7 @@ class RuleGen(StatementGen):
         self.scope.pop()
 
     def nat_run(self, stmts):
+        self.wrote(assigned(stmts))
         out = []
         saved, self.stop_text = self.stop_text, "return False"
         self.nat_statements(stmts, out, 0)
@@ -285,6 +313,7 @@ class RuleGen(StatementGen):
         if isinstance(s, ir.While):
             for text in TICK:
                 self.line(text, s.span)
+        self.wrote(slots)
         self.line(f"if {test}:", s.span)
         for text in enter:
             self.line(text, s.span, 1)
@@ -314,6 +343,7 @@ class RuleGen(StatementGen):
 
     def flat_For(self, s):
         lst, i = f"v{s.list_slot}", f"v{s.index_slot}"
+        self.wrote((s.list_slot, s.index_slot))
         self.line(f"{lst} = {self.x.kept(s.iterable)}", s.span)    # kept in the frame while the loop waits
         self.line(f"m.ticks -= len({lst})", s.span)
         self.line("if m.ticks < 0: raise StepBudgetSpent()", s.span)
@@ -323,6 +353,7 @@ class RuleGen(StatementGen):
 
     def flat_Repeat(self, s):
         count = f"v{s.count_slot}"
+        self.wrote((s.count_slot,))
         self.line(f"{count} = {self.x.src(s.count)}", s.span)
         self.line(f"m.ticks -= max(0, {count})", s.span)
         self.line("if m.ticks < 0: raise StepBudgetSpent()", s.span)

@@ -65,6 +65,22 @@ def reads(nodes) -> set:
     return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
 
 
+def assigned(nodes) -> set:
+    """The local slots these statements may change: a `let`, a loop's or a choice's own, and any
+    local in the place of an assignment, an `add … to` or a `remove … from`."""
+    out = set()
+    for n in ir.walk(tuple(nodes)):
+        if isinstance(n, (ir.Let, ir.Choose)):
+            out.add(n.slot)
+        elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)):
+            out |= reads((n.place,))
+        elif isinstance(n, ir.For):
+            out.update((n.slot, n.list_slot, n.index_slot))
+        elif isinstance(n, ir.Repeat):
+            out.add(n.count_slot)
+    return out
+
+
 _PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")   # a name or a number: used as it is, not aliased
 
 
