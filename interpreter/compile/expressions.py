@@ -14,6 +14,7 @@ from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
+from .tabulate import CANDIDATES, Tabulator
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -89,6 +90,9 @@ class ExprGen:
         self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
         self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
+        self.local_types: dict = {}    # "v3" -> the type of local 3 of the function being generated
+        self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
+        self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -102,6 +106,10 @@ class ExprGen:
             scope = self.scope_for(e)
             if scope is not None:
                 return scope.name_of(self, e)
+        if type(e) in CANDIDATES:
+            table = self.tables.table(e)
+            if table is not None:
+                return table
         return getattr(self, "ex_" + type(e).__name__)(e)
 
     def movable(self, e) -> bool:
@@ -213,7 +221,10 @@ class ExprGen:
         return repr(int(e.value))
 
     def ex_Local(self, e):
-        return self.local(e.slot)
+        if self.subst is not None and e.slot in self.subst:
+            return self.local(e.slot)
+        self.local_types[f"v{e.slot}"] = e.type      # the type of what a table may be indexed by (tabulate.py)
+        return f"v{e.slot}"
 
     def ex_Var(self, e):
         return f"m.vars[{e.slot}]"
@@ -222,11 +233,20 @@ class ExprGen:
         return f"m.vars[{e.slot}][{self.src(e.owner)}]"
 
     def ex_TableEntry(self, e):
-        table, key = self.src(e.table), self.src(e.key)
+        table = self.src(e.table)
+        if e.key_kind == "card":
+            positions = self.layout.card_positions(e.card_type)
+            if not isinstance(e.key, (ir.Local, ir.CardNamed)):     # the slot of a card computed from one card alone
+                slot = self.tables.table(e.key, positions)
+                if slot is not None:
+                    return f"{table}[{slot}]"
+            key = self.src(e.key)
+            if key.isdigit() and positions[int(key)] is not None:      # a card named in the rules: its slot now
+                return f"{table}[{positions[int(key)]}]"
+            return f"{table}[{self.const(positions)}[{key}]]"
+        key = self.src(e.key)
         if e.key_kind == "range":
             return f"{table}[rt_slot({key}, {e.lo}, {e.size})]"
-        if e.key_kind == "card":
-            return f"{table}[{self.const(self.layout.card_positions(e.card_type))}[{key}]]"
         return f"{table}[{key}]"
 
     def ex_Zone(self, e):
@@ -542,8 +562,9 @@ class ExprGen:
             saved, self.subst = self.subst, None
             computed, self.computed = self.computed, {}
             loops, self.loops = self.loops, []
+            local_types, self.local_types = self.local_types, {}
             body = self.src(d.body)
-            self.subst, self.computed, self.loops = saved, computed, loops
+            self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
@@ -650,12 +671,20 @@ class ExprGen:
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
         xs, i = self.seq(e.seq), self.src(e.index)
         if xs.isidentifier() and self.is_simple(e.index):     # in range (the common case) inline, else the error
-            return f"({xs}[{i}] if 0 <= {i} < len({xs}) else rt_index({xs}, {i}))"
+            known = self.ns.env.get(xs) if xs.startswith("K") else None     # a list known at load: its length too
+            size = len(known) if type(known) is tuple else f"len({xs})"
+            return f"({xs}[{i}] if 0 <= {i} < {size} else rt_index({xs}, {i}))"
         return f"rt_index({xs}, {i})"
 
     def ex_ListLit(self, e):
         if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
             return self.src(e.items[0])
+        if e.items and self.known_at_load(e):
+            known = self.written_lists.get(id(e))
+            if known is None:
+                known = self.written_lists[id(e)] = self.load_value(e) or ""
+            if known:
+                return known
         parts = [f"*{self.src(i)}" if isinstance(i, ir.Comprehension) else self.src(i) for i in e.items]
         return "(" + ", ".join(parts) + ",)" if parts else "()"
 
@@ -747,6 +776,23 @@ class ExprGen:
         mapping = {key: value for keys, value in zip(e.keys, values) for key in keys}
         return self.const(mapping), (self.const(values[-1]) if e.otherwise is not None else None)
 
+    def load_value(self, e):
+        """The name of the constant holding the value of `e`, known at load (`known_at_load`), computed now
+        against the stand-in state; None if it cannot be (it needs the game, or it fails: then it fails
+        where it is used, as written)."""
+        from .layout import ConstantState, NeedsGame
+        saved, self.subst = self.subst, None
+        try:
+            source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
+                "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
+        finally:
+            self.subst = saved
+        try:
+            value = self.ns.function("m", source, "list", e.span)(ConstantState(self.layout))
+        except (NeedsGame, RuleFailure):
+            return None
+        return self.const(value)
+
     def ex_plain(self, e) -> str:
         """Source of `e` with nothing moved before a loop (a value known at load)."""
         loops, self.loops = self.loops, []
@@ -758,7 +804,7 @@ class ExprGen:
     def known_at_load(self, e) -> bool:
         """A value the rules write out: a number, a text without `{…}`, none, a list of such, a fixed
         collection, a shared zone, a const."""
-        if isinstance(e, (ir.Const, ir.NoneValue)):
+        if isinstance(e, (ir.Const, ir.NoneValue, ir.CardNamed)):
             return True
         if isinstance(e, ir.Text):
             return all(isinstance(p, str) for p in e.parts)
