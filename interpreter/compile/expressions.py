@@ -540,19 +540,9 @@ class ExprGen:
         if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
-            saved, saved_plain, saved_facts = self.subst, self.plain_subst, self.arg_facts
-            facts = self.inlined_args(e.args)
-            subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
-            plain = subst
-            if self.loops:
-                loops, self.loops = self.loops, []
-                plain = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
-                self.loops = loops
-            self.subst, self.plain_subst, self.arg_facts = subst, plain, facts
             try:
-                return f"({self.src(d.body)})"
+                return f"({self.substituted(d.body, e.args)})"
             finally:
-                self.subst, self.plain_subst, self.arg_facts = saved, saved_plain, saved_facts
                 self.inlining.discard(e.name)
         fname = self.def_names.get(e.name)
         if fname is None:
@@ -567,6 +557,22 @@ class ExprGen:
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
+
+    def substituted(self, body, args) -> str:
+        """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`."""
+        saved, saved_plain, saved_facts = self.subst, self.plain_subst, self.arg_facts
+        facts = self.inlined_args(args)
+        subst = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+        plain = subst
+        if self.loops:
+            loops, self.loops = self.loops, []
+            plain = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+            self.loops = loops
+        self.subst, self.plain_subst, self.arg_facts = subst, plain, facts
+        try:
+            return self.src(body)
+        finally:
+            self.subst, self.plain_subst, self.arg_facts = saved, saved_plain, saved_facts
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""

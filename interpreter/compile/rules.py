@@ -192,14 +192,18 @@ class RuleGen(StatementGen):
         self.blocks[-1].extend(out)
 
     def flat_CallRule(self, s):
+        test = self.entry_test(s)
+        ind = 0 if test is None else 1    # a rule with nothing to do is not called (StatementGen.entry_test)
+        if test is not None:
+            self.line(f"if {test}:", s.span)
         frame = ", ".join([str(self.index[s.rule]), "0"] + [self.x.src(a) for a in s.args]
                           + ["None"] * (self.frame_size(s.rule) - len(s.args)))
-        self.line(f"_f = [{frame}]", s.span)
-        self.line("m.stack.append(_f)", s.span)
+        self.line(f"_f = [{frame}]", s.span, ind)
+        self.line("m.stack.append(_f)", s.span, ind)
         after = len(self.blocks)          # the block after this call
-        self.line(f"if {self.names[s.rule]}(m, _f):", s.span)
-        self.waiting(after, s.span, 1)
-        self.line("m.stack.pop()", s.span)
+        self.line(f"if {self.names[s.rule]}(m, _f):", s.span, ind)
+        self.waiting(after, s.span, ind + 1)
+        self.line("m.stack.pop()", s.span, ind)
         self.new_block(s.span)
 
     def flat_Signal(self, s):

@@ -18,6 +18,7 @@ from ..check import ir
 from ..check import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
+from .invariants import safe
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
 
@@ -105,6 +106,28 @@ class StatementGen:
         entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
                                [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
         return entry, [rule.span]
+
+    def entry_test(self, call: ir.CallRule):
+        """Source of a test, where a rule is called, of whether it has anything to do: when its body is
+        one `while` or one `if` without `else` whose condition reads only parameters and cannot fail
+        (invariants.safe), each argument it reads cheap to compute again (ExprGen.is_simple), the
+        condition with the arguments in place. When it is false the rule would do nothing (but spend
+        the step of its `while`'s first test): the caller need not make its frame. None otherwise."""
+        rule = self.prog.rules[call.rule]
+        if rule.where is not None or len(rule.body) != 1:
+            return None
+        first = rule.body[0]
+        if isinstance(first, ir.While):
+            cond = first.cond
+        elif isinstance(first, ir.If) and len(first.branches) == 1 and first.otherwise is None:
+            cond = first.branches[0][0]
+        else:
+            return None
+        used = reads((cond,))
+        if any(k >= rule.params or not self.x.is_simple(call.args[k]) for k in used) \
+                or not safe(cond, lambda k: safe(call.args[k])):
+            return None
+        return self.x.substituted(cond, call.args)
 
     # ------------------------------------------------------------ statements, as structured Python
     def nat_block(self, stmts, out, ind, span):
