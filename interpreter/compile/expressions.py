@@ -115,10 +115,10 @@ class ExprGen:
     def movable(self, e) -> bool:
         """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
         if self.subst is not None:
-            return safe(e, self.local_safe) and worth_moving(e)
+            return safe(e, self.local_safe, self.prog.defs) and worth_moving(e)
         known = self.movable_nodes.get(id(e))
         if known is None:
-            known = self.movable_nodes[id(e)] = safe(e) and worth_moving(e)
+            known = self.movable_nodes[id(e)] = safe(e, defs=self.prog.defs) and worth_moving(e)
         return known
 
     # ------------------------------------------------------------ parts computed once before a loop
@@ -161,7 +161,7 @@ class ExprGen:
         """For a def being inlined: each parameter's argument, can it be computed early, which locals it reads."""
         if not self.loops:
             return {}
-        return {i: (safe(a, self.local_safe), self.local_reads(a)) for i, a in enumerate(args)}
+        return {i: (safe(a, self.local_safe, self.prog.defs), self.local_reads(a)) for i, a in enumerate(args)}
 
     def seq(self, e) -> str:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
@@ -442,7 +442,10 @@ class ExprGen:
         if e.many:
             return f"rt_cast_all(m, {inner}, {positions}, {name})"
         if self.is_simple(e.expr):      # the common case inline: a card of that type is itself
-            return f"({inner} if {inner} is not None and {positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
+            # a local that is not optional holds a card (a loop's card, a parameter): no test of none
+            some = "" if isinstance(e.expr, ir.Local) and not isinstance(e.expr.type, T.OptionalT) \
+                and e.expr.type is not T.NONE else f"{inner} is not None and "
+            return f"({inner} if {some}{positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
         return f"rt_cast(m, {inner}, {positions}, {name})"
 
     # ------------------------------------------------------------ defs without parameters, once a statement
@@ -553,8 +556,10 @@ class ExprGen:
             computed, self.computed = self.computed, {}
             loops, self.loops = self.loops, []
             local_types, self.local_types = self.local_types, {}
+            inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
             body = self.src(d.body)
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
+            self.inlining = inlining
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 

@@ -125,7 +125,7 @@ class StatementGen:
             return None
         used = reads((cond,))
         if any(k >= rule.params or not self.x.is_simple(call.args[k]) for k in used) \
-                or not safe(cond, lambda k: safe(call.args[k])):
+                or not safe(cond, lambda k: safe(call.args[k], defs=self.prog.defs), self.prog.defs):
             return None
         return self.x.substituted(cond, call.args)
 
