@@ -109,8 +109,20 @@ class ExprGen:
         if type(e) in CANDIDATES:
             table = self.tables.table(e)
             if table is not None:
-                return table
+                return self.tabled(table, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
+
+    def tabled(self, table, e, formula=None) -> str:
+        """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
+        cell, holds = table
+        if holds is None:
+            return cell
+        self.tables.off += 1          # the formula runs only where the table does not hold: no tables in it
+        try:
+            other = formula() if formula else getattr(self, "ex_" + type(e).__name__)(e)
+        finally:
+            self.tables.off -= 1
+        return f"({cell} if {holds} else {other})"
 
     def movable(self, e) -> bool:
         """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
@@ -239,7 +251,7 @@ class ExprGen:
             if not isinstance(e.key, (ir.Local, ir.CardNamed)):     # the slot of a card computed from one card alone
                 slot = self.tables.table(e.key, positions)
                 if slot is not None:
-                    return f"{table}[{slot}]"
+                    return f"{table}[{self.tabled(slot, e.key, lambda: f'{self.const(positions)}[{self.src(e.key)}]')}]"
             key = self.src(e.key)
             if key.isdigit() and positions[int(key)] is not None:      # a card named in the rules: its slot now
                 return f"{table}[{positions[int(key)]}]"

@@ -7,16 +7,19 @@ rules load, for every card of its type (every value of its enum), into a tuple i
 card's id, and becomes one look-up (`K7[v2]`) where it was a formula.
 
 Only a part that reads no state (no variable, zone, player, option, `random`; no def that does),
-whose only local is one card or enum value, and that computes without failing for every card of
+whose locals are one card or enum value (or two, a table of tables when it has at most MAX_CELLS
+cells: `is_colour(c, k)` is `K9[v2][v1]`), and that computes without failing for every card of
 the type is made a table; a part that fails for one of them stays a formula, so it fails where
 it is used, as written. ExprGen.src asks `Tabulator.table` of the nodes worth it, outermost first.
 """
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..check import ir
 from ..check import types as T
+from ..runtime.errors import RuleFailure
 
 # nodes that read the state or bind locals: a part holding one is never a table
 _NOT_TABULATED = (ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension, ir.BestBy,
@@ -30,11 +33,18 @@ _WORDS = frozenset(("if", "else", "and", "or", "not", "in", "is", "None", "True"
 _OPERATIONS = re.compile(r"\[| [-+*%<>]=? | [=!]= | // | and | or |not ")
 
 
+MAX_CELLS = 1024     # a table over two values (a card and a colour) holds at most this many
+
+
+_FAILS = object()     # a cell where computing the part fails
+
+
 class Tabulator:
     def __init__(self, gen):
         self.gen = gen
         self.known: dict = {}          # (id(node), then) -> source or None, outside inlined defs
         self.state_free: dict = {}     # def name -> does its body read no state (through the defs it calls)?
+        self.off = 0                   # > 0 while a formula is written that runs only where a table does not hold
 
     def reads_no_state(self, e) -> bool:
         for n in ir.walk(e):
@@ -53,8 +63,12 @@ class Tabulator:
         return known
 
     def table(self, e, then=None, worth: int = 2):
-        """`K7[v2]` for `e` (its value passed through `then`, a tuple, if given) when it can be a table, else None."""
+        """(`K7[v2]`, None) for `e` (its value passed through `then`, a tuple, if given) when it can be a
+        table; (`K7[v2]`, `K8[v2]`) when the table holds only where the second is true (elsewhere
+        computing it fails: the caller writes the formula there); else None."""
         gen = self.gen
+        if self.off:
+            return None
         key = (id(e), id(then)) if gen.subst is None else None
         if key is not None and key in self.known:
             return self.known[key]
@@ -67,7 +81,7 @@ class Tabulator:
         gen = self.gen
         if not gen.layout.cards_done or not self.reads_no_state(e):
             return None
-        if gen.subst is None and len({n.slot for n in ir.walk(e) if isinstance(n, ir.Local)}) != 1:
+        if gen.subst is None and not 1 <= len({n.slot for n in ir.walk(e) if isinstance(n, ir.Local)}) <= 2:
             return None
         loops, gen.loops = gen.loops, []          # the part as plain source: nothing moved before a loop
         try:
@@ -77,32 +91,63 @@ class Tabulator:
         if ":=" in source or "lambda" in source or '"' in source or "'" in source:
             return None
         names = set(_NAME.findall(source))
-        locals_ = [n for n in names if not (n in _WORDS or n.startswith(("K", "rt_")))]
-        if len(locals_) != 1 or locals_[0] not in gen.local_types \
-                or (then is None and len(_OPERATIONS.findall(source)) < worth):
+        vars_ = sorted(n for n in names if not (n in _WORDS or n == "m" or n.startswith(("K", "rt_"))))
+        if not 1 <= len(vars_) <= 2 or not all(v in gen.local_types for v in vars_) \
+                or (then is None and len(_OPERATIONS.findall(source)) < worth + len(vars_) - 1):
             return None
-        var = locals_[0]
-        universe = self.universe(gen.local_types[var])
-        if universe is None:
+        universes = [self.universe(gen.local_types[v]) for v in vars_]
+        if None in universes or (len(vars_) == 2 and len(universes[0]) * len(universes[1]) > MAX_CELLS):
             return None
-        try:
-            fn = gen.ns.function(var, source, "table", getattr(e, "span", None))
-            values = [fn(v) for v in universe]
-        except Exception:          # noqa: BLE001 - it fails for some value (or needs the game): a formula
-            return None
-        if then is not None:
-            values = [then[v] if type(v) is int and 0 <= v < len(then) else None for v in values]
-        if not all(v is None or type(v) in (int, bool, str, tuple) for v in values):
-            return None
-        row = [None] * (max(universe) + 1 if universe else 0)
-        for v, value in zip(universe, values):
-            row[v] = value
-        return f"{gen.const(tuple(row))}[{var}]"
+        from .layout import ConstantState, NeedsGame
+        m = ConstantState(gen.layout)     # `m` names a card in a cast's error; any use of the game fails
+        fn = gen.ns.function(", ".join(["m"] + vars_), source, "table", getattr(e, "span", None))
+        cells = {}
+        for key in itertools.product(*universes):
+            try:
+                value = fn(m, *key)
+            except RuleFailure:
+                cells[key] = _FAILS
+                continue
+            except (NeedsGame, Exception):     # noqa: BLE001 - it needs the game, or it is not a value: a formula
+                return None
+            if then is not None:
+                value = then[value] if type(value) is int and 0 <= value < len(then) else None
+            if not (value is None or type(value) in (int, bool, str, tuple)):
+                return None
+            cells[key] = value
+        guard = None
+        if _FAILS in cells.values():
+            # where it fails, the formula (so it fails where it is used): a look-up for each value of one
+            # local says where the table holds (`K9[v2] if K10[v2] else …`), for the local it holds most for
+            holds = []
+            for i, universe in enumerate(universes):
+                bad = {key[i] for key, value in cells.items() if value is _FAILS}
+                holds.append(tuple(x for x in universe if x not in bad))
+            i = max(range(len(vars_)), key=lambda k: len(holds[k]) / len(universes[k]))
+            if len(holds[i]) * 2 < len(universes[i]) or len(_OPERATIONS.findall(source)) < 4:
+                return None
+            guard = f"{gen.const(self.nested((universes[i],), {(x,): x in holds[i] for x in universes[i]}))}[{vars_[i]}]"
+        table = f"{gen.const(self.nested(universes, cells))}" + "".join(f"[{v}]" for v in vars_)
+        return table, guard
+
+    @staticmethod
+    def nested(universes, cells):
+        """Tuples indexed by each value in turn (None where no value is), from {values: cell}."""
+        def level(k, prefix):
+            out = [None] * (max(universes[k]) + 1)
+            for x in universes[k]:
+                key = prefix + (x,)
+                out[x] = level(k + 1, key) if k + 1 < len(universes) else \
+                    (None if cells[key] is _FAILS else cells[key])
+            return tuple(out)
+        return level(0, ())
 
     def universe(self, typ):
         """The values a local of this type can hold: card ids, or an enum's positions; None if not fixed."""
-        if isinstance(typ, T.CardT) and typ is not T.ANY:
+        if isinstance(typ, T.CardT):
             return tuple(self.gen.layout.cards_by_type.get(typ.name, ())) or None
+        if typ is T.ANYCARD:
+            return tuple(range(len(self.gen.layout.card_types))) or None
         if isinstance(typ, T.EnumT):
             return tuple(range(len(typ.values))) or None
         return None
