@@ -90,6 +90,7 @@ class ExprGen:
         self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
         self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
+        self.subst_locals: dict = {}   # while a def is inlined: its parameters -> the locals its argument reads (None: state)
         self.local_types: dict = {}    # "v3" -> the type of local 3 of the function being generated
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
@@ -407,12 +408,13 @@ class ExprGen:
                     unnamed.add(i)
                 else:
                     subst[i] = self.src(a)
-            saved = self.subst, self.plain_subst
+            saved = self.subst, self.plain_subst, self.subst_locals
             self.subst = self.plain_subst = subst
+            self.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)
             try:
                 yield from self.shown_bodies(self.prog.defs[n.name].body, unnamed, chain + (n.name,))
             finally:
-                self.subst, self.plain_subst = saved
+                self.subst, self.plain_subst, self.subst_locals = saved
 
     def private_reads(self, e) -> list[str]:
         """Sources of the masks of the seats that see each variable `e` reads whose value not all see
@@ -577,7 +579,7 @@ class ExprGen:
 
     def substituted(self, body, args) -> str:
         """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`."""
-        saved, saved_plain, saved_facts = self.subst, self.plain_subst, self.arg_facts
+        saved, saved_plain, saved_facts, saved_locals = self.subst, self.plain_subst, self.arg_facts, self.subst_locals
         facts = self.inlined_args(args)
         subst = {i: f"({self.src(a)})" for i, a in enumerate(args)}
         plain = subst
@@ -585,11 +587,12 @@ class ExprGen:
             loops, self.loops = self.loops, []
             plain = {i: f"({self.src(a)})" for i, a in enumerate(args)}
             self.loops = loops
-        self.subst, self.plain_subst, self.arg_facts = subst, plain, facts
+        arg_locals = {i: self.tables.real_locals(a) for i, a in enumerate(args)}
+        self.subst, self.plain_subst, self.arg_facts, self.subst_locals = subst, plain, facts, arg_locals
         try:
             return self.src(body)
         finally:
-            self.subst, self.plain_subst, self.arg_facts = saved, saved_plain, saved_facts
+            self.subst, self.plain_subst, self.arg_facts, self.subst_locals = saved, saved_plain, saved_facts, saved_locals
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""

@@ -44,22 +44,68 @@ class Tabulator:
         self.gen = gen
         self.known: dict = {}          # (id(node), then) -> source or None, outside inlined defs
         self.state_free: dict = {}     # def name -> does its body read no state (through the defs it calls)?
+        self.facts: dict = {}          # id(node) -> locals_read(node)
+        self.keep: list = []           # the nodes in `facts` stay alive, so their ids stay theirs
+        self.by_source: dict = {}      # (source, its locals' types, then) -> the table made for it
+        self.universes: dict = {}      # type -> universe()
         self.off = 0                   # > 0 while a formula is written that runs only where a table does not hold
 
-    def reads_no_state(self, e) -> bool:
+    def locals_read(self, e):
+        """The locals `e` reads, as (slot, type), or None if it reads the state (worked out once per node)."""
+        known = self.facts.get(id(e), False)
+        if known is not False:
+            return known
+        out = None
+        if not (isinstance(e, _NOT_TABULATED) or (isinstance(e, ir.BuiltinCall) and e.name == "random")
+                or (isinstance(e, ir.DefCall) and not self.def_free(e.name))):
+            out = {(e.slot, e.type)} if isinstance(e, ir.Local) else set()
+            for name in ir._child_fields(type(e)):
+                v = getattr(e, name)
+                for item in (v if type(v) is tuple else (v,)):
+                    if hasattr(type(item), "__attrs_attrs__"):
+                        inner = self.locals_read(item)
+                        if inner is None:
+                            out = None
+                            break
+                        out |= inner
+                if out is None:
+                    break
+            out = frozenset(out) if out is not None else None
+        self.facts[id(e)] = out
+        self.keep.append(e)
+        return out
+
+    def real_locals(self, e):
+        """The locals of the function being written that `e` reads (through the arguments of the defs
+        being inlined), or None if it reads the state."""
+        slots = self.locals_read(e)
+        if slots is None or self.gen.subst is None:
+            return slots
+        out = set()
+        for slot, typ in slots:
+            inner = self.gen.subst_locals.get(slot, frozenset(((slot, typ),)))
+            if inner is None:
+                return None
+            out |= inner
+        return frozenset(out)
+
+    def operations(self, e) -> int:
+        """About how many operations computing `e` takes (a def call: many, its body is not looked at)."""
+        count = 0
         for n in ir.walk(e):
-            if isinstance(n, _NOT_TABULATED) or (isinstance(n, ir.BuiltinCall) and n.name == "random"):
-                return False
-            if isinstance(n, ir.DefCall) and not self.def_free(n.name):
-                return False
-        return True
+            if isinstance(n, ir.DefCall):
+                return 99
+            if not isinstance(n, (ir.Local, ir.Const)):
+                count += 1
+        return count
 
     def def_free(self, name: str) -> bool:
+        """Does the def's body read no state (through the defs it calls)?"""
         known = self.state_free.get(name)
         if known is None:
             self.state_free[name] = False        # a def that calls itself: no table
             d = self.gen.prog.defs[name]
-            known = self.state_free[name] = d.const or self.reads_no_state(d.body)
+            known = self.state_free[name] = d.const or self.locals_read(d.body) is not None
         return known
 
     def table(self, e, then=None, worth: int = 2):
@@ -79,9 +125,15 @@ class Tabulator:
 
     def make(self, e, then, worth):
         gen = self.gen
-        if not gen.layout.cards_done or not self.reads_no_state(e):
+        if not gen.layout.cards_done:
             return None
-        if gen.subst is None and not 1 <= len({n.slot for n in ir.walk(e) if isinstance(n, ir.Local)}) <= 2:
+        slots = self.real_locals(e)
+        if slots is None or not 1 <= len(slots) <= 2:
+            return None
+        sizes = [len(self.universe(typ) or ()) for _slot, typ in slots]
+        if not all(sizes) or (len(sizes) == 2 and sizes[0] * sizes[1] > MAX_CELLS):
+            return None
+        if then is None and self.operations(e) < worth + len(slots) - 1:      # a look-up already, or nearly
             return None
         loops, gen.loops = gen.loops, []          # the part as plain source: nothing moved before a loop
         try:
@@ -95,6 +147,13 @@ class Tabulator:
         if not 1 <= len(vars_) <= 2 or not all(v in gen.local_types for v in vars_) \
                 or (then is None and len(_OPERATIONS.findall(source)) < worth + len(vars_) - 1):
             return None
+        same = (source, tuple(gen.local_types[v] for v in vars_), id(then))
+        if same not in self.by_source:       # the same part inlined in many places: one table
+            self.by_source[same] = self.compute(e, source, vars_, then)
+        return self.by_source[same]
+
+    def compute(self, e, source, vars_, then):
+        gen = self.gen
         universes = [self.universe(gen.local_types[v]) for v in vars_]
         if None in universes or (len(vars_) == 2 and len(universes[0]) * len(universes[1]) > MAX_CELLS):
             return None
@@ -144,6 +203,12 @@ class Tabulator:
 
     def universe(self, typ):
         """The values a local of this type can hold: card ids, or an enum's positions; None if not fixed."""
+        known = self.universes.get(typ)
+        if known is None:
+            known = self.universes[typ] = self.values_of(typ) or ()
+        return known or None
+
+    def values_of(self, typ):
         if isinstance(typ, T.CardT):
             return tuple(self.gen.layout.cards_by_type.get(typ.name, ())) or None
         if typ is T.ANYCARD:
