@@ -8,8 +8,9 @@ element. It is computed even when the loop turns out empty, so only parts that
 cannot fail are moved: numbers, variables, a player's or a team's entries,
 sizes of zones, arithmetic that cannot divide by zero or overflow the bounds,
 comparisons and their combinations, a def whose body is such a part (its
-arguments too), a field of a card named in the rules — never a card's field
-otherwise (a variable may hold no card), a cast, `top`, an index or `random`.
+arguments too), a field or table entry of a card named in the rules or held by a local of
+its card type — never of another card (a variable may hold no card), a cast,
+`top`, an index or `random`.
 """
 from __future__ import annotations
 
@@ -44,11 +45,11 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
     if isinstance(e, ir.OwnedVar):
         return _index_type(e.owner.type) and _safe(e.owner, ok, defs, calling)
     if isinstance(e, ir.TableEntry):
-        if e.key_kind == "card" and isinstance(e.key, ir.CardNamed):      # a card named in the rules: a valid key
+        if e.key_kind == "card" and (isinstance(e.key, ir.CardNamed) or _a_card(e.key, ok)):   # a valid key
             return _safe(e.table, ok, defs, calling)
         return e.key_kind == "direct" and _index_type(e.key.type) and _safe(e.table, ok, defs, calling) and _safe(e.key, ok, defs, calling)
     if isinstance(e, ir.CardField):
-        return isinstance(e.card, ir.CardNamed)
+        return isinstance(e.card, ir.CardNamed) or _a_card(e.card, ok)
     if isinstance(e, ir.DefCall):
         d = defs.get(e.name) if defs is not None else None
         if d is None or e.name in calling or getattr(d, "binds_locals", True):
@@ -84,6 +85,11 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
     if isinstance(e, ir.Cond):
         return _safe(e.test, ok, defs, calling) and _safe(e.then, ok, defs, calling) and _safe(e.other, ok, defs, calling)
     return False
+
+
+def _a_card(e, ok) -> bool:
+    """A local of a card type (not optional): it holds a card of that type, whose fields and slot are there."""
+    return isinstance(e, ir.Local) and isinstance(e.type, T.CardT) and ok(e.slot)
 
 
 def worth_moving(e) -> bool:
