@@ -34,6 +34,13 @@ def _watched(index: int) -> str:
     return f"if m.watch is not None: m.watch(m, fr, {index})"
 
 
+def _group_size(blocks: int) -> int:
+    """Blocks per group in a rule with many (0: none). Reaching block k costs a test per group before
+    its own and one per block before it in its group, not one per block before it; the last group
+    needs no test of its own."""
+    return 0 if blocks <= 8 else max(2, round(blocks ** 0.5))
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -103,15 +110,22 @@ class RuleGen(StatementGen):
             lines.append((1, f"{'if' if len(lines) == 1 else 'elif'} pc == {pc}:", rule.span))
             lines += [(2, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
+        group = _group_size(len(self.blocks))
+        last = len(self.blocks) - (len(self.blocks) % group or group) if group else 0    # the last group's first
         for k, block in enumerate(self.blocks):
-            lines.append((2, f"if pc == {k}:", self.block_spans[k]))
+            base = 2
+            if k < last:
+                base = 3        # a group of blocks, skipped with one test when pc is past them
+                if k % group == 0:
+                    lines.append((2, f"if pc <= {k + group - 1}:", self.block_spans[k]))
+            lines.append((base, f"if pc == {k}:", self.block_spans[k]))
             for ind, text, span in block:
                 if isinstance(text, _Goto):
                     target = self.target(text)
                     text = f"pc = {target}" + ("; continue" if target <= k or text.always else "")
-                lines.append((3 + ind, text, span))
+                lines.append((base + 1 + ind, text, span))
             if not block:
-                lines.append((3, "pass", self.block_spans[k]))
+                lines.append((base + 1, "pass", self.block_spans[k]))
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         return fn, list(self.block_spans)
 
