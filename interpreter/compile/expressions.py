@@ -20,7 +20,7 @@ MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python lim
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
 _SIMPLE = (ir.Local, ir.Var, ir.Const, ir.OwnedVar, ir.Zone, ir.CardField, ir.Special, ir.Index, ir.BinOp,
-           ir.Neg, ir.TableEntry)
+           ir.Neg, ir.TableEntry, ir.CardNamed, ir.NoneValue)
 
 
 def _needs_game():
