@@ -78,6 +78,7 @@ class StatementGen:
         self.ns = ns
         self.x = exprs
         self.waits = analyse_waiting(prog)
+        self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
         self.index = {key: i for i, key in enumerate(prog.rules)}
         self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
@@ -95,6 +96,8 @@ class StatementGen:
     def native(self, rule: ir.Rule):
         """`def R3(m, v0, …):` and its frame entry `def F3(m, fr)` (for a rule started from the stack)."""
         lines = []
+        if self.narration_only(rule.key):
+            lines.append((1, "if m.sink is None: return", rule.span))     # nobody listens: nothing to do
         if rule.where is not None:
             lines.append((1, f"if not ({self.x.src(rule.where)}): return", rule.where.span))
         self.nat_block(rule.body, lines, 1, rule.span)
@@ -128,6 +131,33 @@ class StatementGen:
                 or not safe(cond, lambda k: safe(call.args[k], defs=self.prog.defs), self.prog.defs):
             return None
         return self.x.substituted(cond, call.args)
+
+    def narration_only(self, key) -> bool:
+        """Does a rule that never waits only tell (`say`), with `let`s, `for`s and `if`s computing what
+        it says and calls of such rules, nothing in it changing anything (no `random`, no card made)?
+        Then, like a `say`, it runs only when someone listens (the state's sink: a session, a
+        scenario); batch play, which has none, skips it."""
+        known = self.narrating.get(key)
+        if known is None:
+            self.narrating[key] = False              # a rule that calls itself: run
+            rule = self.prog.rules[key]
+            known = self.narrating[key] = not self.waits[key] and rule.where is None and self.tells_only(rule.body)
+        return known
+
+    def tells_only(self, stmts) -> bool:
+        for s in stmts:
+            if isinstance(s, ir.For):
+                ok = self.tells_only(s.body)
+            elif isinstance(s, ir.If):
+                ok = all(self.tells_only(body) for _cond, body in s.branches) and self.tells_only(s.otherwise or ())
+            elif isinstance(s, ir.CallRule):
+                ok = self.narration_only(s.rule)
+            else:
+                ok = isinstance(s, (ir.Say, ir.Let, ir.Stop, ir.Break))
+            if not ok:
+                return False
+        return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
+                       or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(tuple(stmts)))
 
     # ------------------------------------------------------------ statements, as structured Python
     def nat_block(self, stmts, out, ind, span):
@@ -243,7 +273,8 @@ class StatementGen:
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])
-        out.append((ind, f"{self.names[s.rule]}({args})", s.span))
+        silent = self.narration_only(s.rule) and all(safe(a, defs=self.prog.defs) for a in s.args)
+        out.append((ind, f"{'if m.sink is not None: ' if silent else ''}{self.names[s.rule]}({args})", s.span))
 
     def nat_Signal(self, s, out, ind):
         handlers = self.prog.events.get(s.event, ())
