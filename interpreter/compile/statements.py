@@ -145,19 +145,32 @@ class StatementGen:
         return known
 
     def tells_only(self, stmts) -> bool:
+        """Statements that only say, whose other values cannot fail (so skipping them hides no error)."""
         for s in stmts:
             if isinstance(s, ir.For):
-                ok = self.tells_only(s.body)
+                ok = self.cannot_fail(s.iterable) and self.tells_only(s.body)
             elif isinstance(s, ir.If):
-                ok = all(self.tells_only(body) for _cond, body in s.branches) and self.tells_only(s.otherwise or ())
+                ok = all(self.cannot_fail(cond) and self.tells_only(body) for cond, body in s.branches) \
+                    and self.tells_only(s.otherwise or ())
             elif isinstance(s, ir.CallRule):
-                ok = self.narration_only(s.rule)
+                ok = self.narration_only(s.rule) and all(self.cannot_fail(a) for a in s.args)
+            elif isinstance(s, ir.Let):
+                ok = self.cannot_fail(s.value)
             else:
-                ok = isinstance(s, (ir.Say, ir.Let, ir.Stop, ir.Break))
+                ok = isinstance(s, (ir.Say, ir.Stop, ir.Break))
             if not ok:
                 return False
         return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
                        or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(tuple(stmts)))
+
+    def cannot_fail(self, e) -> bool:
+        """invariants.safe, or a list of such parts over one such list, a fixed collection or a range."""
+        if isinstance(e, ir.Comprehension):
+            return len(e.fors) == 1 and (isinstance(e.fors[0].iterable, ir.Fixed) or self.cannot_fail(e.fors[0].iterable)) \
+                and (e.fors[0].cond is None or self.cannot_fail(e.fors[0].cond)) and self.cannot_fail(e.element)
+        if isinstance(e, ir.ListLit):
+            return all(self.cannot_fail(i) for i in e.items)
+        return isinstance(e, ir.Fixed) or safe(e, defs=self.prog.defs)
 
     # ------------------------------------------------------------ statements, as structured Python
     def nat_block(self, stmts, out, ind, span):
@@ -273,7 +286,7 @@ class StatementGen:
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])
-        silent = self.narration_only(s.rule) and all(safe(a, defs=self.prog.defs) for a in s.args)
+        silent = self.narration_only(s.rule) and all(self.cannot_fail(a) for a in s.args)
         out.append((ind, f"{'if m.sink is not None: ' if silent else ''}{self.names[s.rule]}({args})", s.span))
 
     def nat_Signal(self, s, out, ind):
