@@ -254,8 +254,8 @@ class ExprGen:
                 if slot is not None:
                     return f"{table}[{self.tabled(slot, e.key, lambda: f'{self.const(positions)}[{self.src(e.key)}]')}]"
             key = self.src(e.key)
-            if key.isdigit() and positions[int(key)] is not None:      # a card named in the rules: its slot now
-                return f"{table}[{positions[int(key)]}]"
+            if key.strip("()").isdigit() and positions[int(key.strip("()"))] is not None:   # a card named in the rules: its slot now
+                return f"{table}[{positions[int(key.strip('()'))]}]"
             return f"{table}[{self.const(positions)}[{key}]]"
         key = self.src(e.key)
         if e.key_kind == "range":
@@ -272,7 +272,12 @@ class ExprGen:
         table = self.layout.field_tables.get((e.card_type, e.field))
         if table is None:
             return "rt_needs_game()"
-        return f"{self.const(table)}[{self.src(e.card)}]"
+        card = self.src(e.card)
+        if card.strip("()").isdigit() and 0 <= int(card.strip("()")) < len(table):     # a card named in the rules
+            value = table[int(card.strip("()"))]
+            if value is not None:
+                return repr(value) if type(value) in (int, bool) else self.const(value)
+        return f"{self.const(table)}[{card}]"
 
     def ex_Property(self, e):
         obj = self.src(e.obj)
