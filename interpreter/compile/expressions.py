@@ -14,12 +14,13 @@ from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
+from .tabulate import CANDIDATES, Tabulator
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
 _SIMPLE = (ir.Local, ir.Var, ir.Const, ir.OwnedVar, ir.Zone, ir.CardField, ir.Special, ir.Index, ir.BinOp,
-           ir.Neg, ir.TableEntry)
+           ir.Neg, ir.TableEntry, ir.CardNamed, ir.NoneValue)
 
 
 def _needs_game():
@@ -103,6 +104,10 @@ class ExprGen:
         self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
         self.walked: dict = {}         # id(IR node) -> (the node, the nodes under it, the slots of the locals under it)
+        self.subst_locals: dict = {}   # while a def is inlined: its parameters -> the locals its argument reads (None: state)
+        self.local_types: dict = {}    # "v3" -> the type of local 3 of the function being generated
+        self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
+        self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -130,6 +135,10 @@ class ExprGen:
             scope = self.scope_for(e)
             if scope is not None:
                 return scope.name_of(self, e)
+        if type(e) in CANDIDATES:
+            table = self.tables.table(e)
+            if table is not None:
+                return self.tabled(table, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
 
     def test(self, e) -> str:
@@ -149,13 +158,25 @@ class ExprGen:
             return f"(not ({self.test(e.operand)}))"
         return self.src(e)
 
+    def tabled(self, table, e, formula=None) -> str:
+        """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
+        cell, holds = table
+        if holds is None:
+            return cell
+        self.tables.off += 1          # the formula runs only where the table does not hold: no tables in it
+        try:
+            other = formula() if formula else getattr(self, "ex_" + type(e).__name__)(e)
+        finally:
+            self.tables.off -= 1
+        return f"({cell} if {holds} else {other})"
+
     def movable(self, e) -> bool:
         """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
         if self.subst is not None:
-            return safe(e, self.local_safe) and worth_moving(e)
+            return safe(e, self.local_safe, self.prog.defs) and worth_moving(e)
         known = self.movable_nodes.get(id(e))
         if known is None:
-            known = self.movable_nodes[id(e)] = safe(e) and worth_moving(e)
+            known = self.movable_nodes[id(e)] = safe(e, defs=self.prog.defs) and worth_moving(e)
         return known
 
     # ------------------------------------------------------------ parts computed once before a loop
@@ -198,7 +219,7 @@ class ExprGen:
         """For a def being inlined: each parameter's argument, can it be computed early, which locals it reads."""
         if not self.loops:
             return {}
-        return {i: (safe(a, self.local_safe), self.local_reads(a)) for i, a in enumerate(args)}
+        return {i: (safe(a, self.local_safe, self.prog.defs), self.local_reads(a)) for i, a in enumerate(args)}
 
     def seq(self, e) -> str:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
@@ -258,7 +279,10 @@ class ExprGen:
         return repr(int(e.value))
 
     def ex_Local(self, e):
-        return self.local(e.slot)
+        if self.subst is not None and e.slot in self.subst:
+            return self.local(e.slot)
+        self.local_types[f"v{e.slot}"] = e.type      # the type of what a table may be indexed by (tabulate.py)
+        return f"v{e.slot}"
 
     def ex_Var(self, e):
         return f"m.vars[{e.slot}]"
@@ -267,11 +291,20 @@ class ExprGen:
         return f"m.vars[{e.slot}][{self.src(e.owner)}]"
 
     def ex_TableEntry(self, e):
-        table, key = self.src(e.table), self.src(e.key)
+        table = self.src(e.table)
+        if e.key_kind == "card":
+            positions = self.layout.card_positions(e.card_type)
+            if not isinstance(e.key, (ir.Local, ir.CardNamed)):     # the slot of a card computed from one card alone
+                slot = self.tables.table(e.key, positions)
+                if slot is not None:
+                    return f"{table}[{self.tabled(slot, e.key, lambda: f'{self.const(positions)}[{self.src(e.key)}]')}]"
+            key = self.src(e.key)
+            if key.strip("()").isdigit() and positions[int(key.strip("()"))] is not None:   # a card named in the rules: its slot now
+                return f"{table}[{positions[int(key.strip('()'))]}]"
+            return f"{table}[{self.const(positions)}[{key}]]"
+        key = self.src(e.key)
         if e.key_kind == "range":
             return f"{table}[rt_slot({key}, {e.lo}, {e.size})]"
-        if e.key_kind == "card":
-            return f"{table}[{self.const(self.layout.card_positions(e.card_type))}[{key}]]"
         return f"{table}[{key}]"
 
     def ex_Zone(self, e):
@@ -284,7 +317,12 @@ class ExprGen:
         table = self.layout.field_tables.get((e.card_type, e.field))
         if table is None:
             return "rt_needs_game()"
-        return f"{self.const(table)}[{self.src(e.card)}]"
+        card = self.src(e.card)
+        if card.strip("()").isdigit() and 0 <= int(card.strip("()")) < len(table):     # a card named in the rules
+            value = table[int(card.strip("()"))]
+            if value is not None:
+                return repr(value) if type(value) in (int, bool) else self.const(value)
+        return f"{self.const(table)}[{card}]"
 
     def ex_Property(self, e):
         obj = self.src(e.obj)
@@ -421,12 +459,13 @@ class ExprGen:
                     unnamed.add(i)
                 else:
                     subst[i] = self.src(a)
-            saved = self.subst, self.plain_subst
+            saved = self.subst, self.plain_subst, self.subst_locals
             self.subst = self.plain_subst = subst
+            self.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)
             try:
                 yield from self.shown_bodies(self.prog.defs[n.name].body, unnamed, chain + (n.name,))
             finally:
-                self.subst, self.plain_subst = saved
+                self.subst, self.plain_subst, self.subst_locals = saved
 
     def private_reads(self, e) -> list[str]:
         """Sources of the masks of the seats that see each variable `e` reads whose value not all see
@@ -468,7 +507,10 @@ class ExprGen:
         if e.many:
             return f"rt_cast_all(m, {inner}, {positions}, {name})"
         if self.is_simple(e.expr):      # the common case inline: a card of that type is itself
-            return f"({inner} if {inner} is not None and {positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
+            # a local that is not optional holds a card (a loop's card, a parameter): no test of none
+            some = "" if isinstance(e.expr, ir.Local) and not isinstance(e.expr.type, T.OptionalT) \
+                and e.expr.type is not T.NONE else f"{inner} is not None and "
+            return f"({inner} if {some}{positions}[{inner}] is not None else rt_cast(m, {inner}, {positions}, {name}))"
         return f"rt_cast(m, {inner}, {positions}, {name})"
 
     # ------------------------------------------------------------ defs without parameters, once a statement
@@ -566,19 +608,9 @@ class ExprGen:
         if self.inlinable(d, e.args):
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
-            saved, saved_plain, saved_facts = self.subst, self.plain_subst, self.arg_facts
-            facts = self.inlined_args(e.args)
-            subst = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
-            plain = subst
-            if self.loops:
-                loops, self.loops = self.loops, []
-                plain = {i: f"({self.src(a)})" for i, a in enumerate(e.args)}
-                self.loops = loops
-            self.subst, self.plain_subst, self.arg_facts = subst, plain, facts
             try:
-                return f"({self.src(d.body)})"
+                return f"({self.substituted(d.body, e.args)})"
             finally:
-                self.subst, self.plain_subst, self.arg_facts = saved, saved_plain, saved_facts
                 self.inlining.discard(e.name)
         fname = self.def_names.get(e.name)
         if fname is None:
@@ -588,10 +620,30 @@ class ExprGen:
             saved, self.subst = self.subst, None
             computed, self.computed = self.computed, {}
             loops, self.loops = self.loops, []
+            local_types, self.local_types = self.local_types, {}
+            inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
             body = self.src(d.body)
-            self.subst, self.computed, self.loops = saved, computed, loops
+            self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
+            self.inlining = inlining
             self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
+
+    def substituted(self, body, args) -> str:
+        """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`."""
+        saved, saved_plain, saved_facts, saved_locals = self.subst, self.plain_subst, self.arg_facts, self.subst_locals
+        facts = self.inlined_args(args)
+        subst = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+        plain = subst
+        if self.loops:
+            loops, self.loops = self.loops, []
+            plain = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+            self.loops = loops
+        arg_locals = {i: self.tables.real_locals(a) for i, a in enumerate(args)}
+        self.subst, self.plain_subst, self.arg_facts, self.subst_locals = subst, plain, facts, arg_locals
+        try:
+            return self.src(body)
+        finally:
+            self.subst, self.plain_subst, self.arg_facts, self.subst_locals = saved, saved_plain, saved_facts, saved_locals
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""
@@ -697,12 +749,20 @@ class ExprGen:
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
         xs, i = self.seq(e.seq), self.src(e.index)
         if xs.isidentifier() and self.is_simple(e.index):     # in range (the common case) inline, else the error
-            return f"({xs}[{i}] if 0 <= {i} < len({xs}) else rt_index({xs}, {i}))"
+            known = self.ns.env.get(xs) if xs.startswith("K") else None     # a list known at load: its length too
+            size = len(known) if type(known) is tuple else f"len({xs})"
+            return f"({xs}[{i}] if 0 <= {i} < {size} else rt_index({xs}, {i}))"
         return f"rt_index({xs}, {i})"
 
     def ex_ListLit(self, e):
         if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
             return self.src(e.items[0])
+        if e.items and self.known_at_load(e):
+            known = self.written_lists.get(id(e))
+            if known is None:
+                known = self.written_lists[id(e)] = self.load_value(e) or ""
+            if known:
+                return known
         parts = [f"*{self.src(i)}" if isinstance(i, ir.Comprehension) else self.src(i) for i in e.items]
         return "(" + ", ".join(parts) + ",)" if parts else "()"
 
@@ -794,6 +854,23 @@ class ExprGen:
         mapping = {key: value for keys, value in zip(e.keys, values) for key in keys}
         return self.const(mapping), (self.const(values[-1]) if e.otherwise is not None else None)
 
+    def load_value(self, e):
+        """The name of the constant holding the value of `e`, known at load (`known_at_load`), computed now
+        against the stand-in state; None if it cannot be (it needs the game, or it fails: then it fails
+        where it is used, as written)."""
+        from .layout import ConstantState, NeedsGame
+        saved, self.subst = self.subst, None
+        try:
+            source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
+                "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
+        finally:
+            self.subst = saved
+        try:
+            value = self.ns.function("m", source, "list", e.span)(ConstantState(self.layout))
+        except (NeedsGame, RuleFailure):
+            return None
+        return self.const(value)
+
     def ex_plain(self, e) -> str:
         """Source of `e` with nothing moved before a loop (a value known at load)."""
         loops, self.loops = self.loops, []
@@ -805,7 +882,7 @@ class ExprGen:
     def known_at_load(self, e) -> bool:
         """A value the rules write out: a number, a text without `{…}`, none, a list of such, a fixed
         collection, a shared zone, a const."""
-        if isinstance(e, (ir.Const, ir.NoneValue)):
+        if isinstance(e, (ir.Const, ir.NoneValue, ir.CardNamed)):
             return True
         if isinstance(e, ir.Text):
             return all(isinstance(p, str) for p in e.parts)

@@ -7,8 +7,10 @@ one-element `for`, or a lambda's default argument) instead of once per
 element. It is computed even when the loop turns out empty, so only parts that
 cannot fail are moved: numbers, variables, a player's or a team's entries,
 sizes of zones, arithmetic that cannot divide by zero or overflow the bounds,
-comparisons and their combinations — never a def call, a card's field (a
-variable may hold no card), a cast, `top`, an index or `random`.
+comparisons and their combinations, a def whose body is such a part (its
+arguments too), a field or table entry of a card named in the rules or held by a local of
+its card type — never of another card (a variable may hold no card), a cast,
+`top`, an index or `random`.
 """
 from __future__ import annotations
 
@@ -22,17 +24,18 @@ def _index_type(typ) -> bool:
     return typ in _VALUE_KEYS or isinstance(typ, T.EnumT)
 
 
-def safe(e, local_ok=None) -> bool:
+def safe(e, local_ok=None, defs=None) -> bool:
     """Can `e` be computed anywhere without failing (and without changing anything)? `local_ok(slot)`
-    says it of a local (a parameter of a def being inlined is its argument); by default every local is."""
-    return _safe(e, local_ok or _always)
+    says it of a local (a parameter of a def being inlined is its argument); by default every local is.
+    With `defs` (the program's), a call of a def is safe when its arguments and its body are."""
+    return _safe(e, local_ok or _always, defs, set())
 
 
 def _always(_slot) -> bool:
     return True
 
 
-def _safe(e, ok) -> bool:
+def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
     if isinstance(e, ir.Local):
         return ok(e.slot)
     if isinstance(e, (ir.Const, ir.Var)):
@@ -40,18 +43,29 @@ def _safe(e, ok) -> bool:
     if isinstance(e, ir.Special):
         return e.name in ("player_count", "players", "teams")
     if isinstance(e, ir.OwnedVar):
-        return _index_type(e.owner.type) and _safe(e.owner, ok)
+        return _index_type(e.owner.type) and _safe(e.owner, ok, defs, calling)
     if isinstance(e, ir.TableEntry):
-        return e.key_kind == "direct" and _index_type(e.key.type) and _safe(e.table, ok) and _safe(e.key, ok)
+        if e.key_kind == "card" and (isinstance(e.key, ir.CardNamed) or _a_card(e.key, ok)):   # a valid key
+            return _safe(e.table, ok, defs, calling)
+        return e.key_kind == "direct" and _index_type(e.key.type) and _safe(e.table, ok, defs, calling) and _safe(e.key, ok, defs, calling)
+    if isinstance(e, ir.CardField):
+        return isinstance(e.card, ir.CardNamed) or _a_card(e.card, ok)
+    if isinstance(e, ir.DefCall):
+        d = defs.get(e.name) if defs is not None else None
+        if d is None or e.name in calling or getattr(d, "binds_locals", True):
+            return False
+        if d.const:
+            return True
+        return all(_safe(a, ok, defs, calling) for a in e.args) and _safe(d.body, _always, defs, calling | {e.name})
     if isinstance(e, ir.Zone):
-        return e.owner is None or (_index_type(e.owner.type) and _safe(e.owner, ok))
+        return e.owner is None or (_index_type(e.owner.type) and _safe(e.owner, ok, defs, calling))
     if isinstance(e, ir.BuiltinCall):
-        return e.name in ("size", "empty") and len(e.args) == 1 and _safe(e.args[0], ok) \
+        return e.name in ("size", "empty") and len(e.args) == 1 and _safe(e.args[0], ok, defs, calling) \
             and isinstance(e.args[0].type, (T.ZoneT, T.ListT)) and not isinstance(e.args[0], ir.Comprehension)
     if isinstance(e, ir.Property):
-        return e.name in ("team", "seat") and _safe(e.obj, ok)
+        return e.name in ("team", "seat") and _safe(e.obj, ok, defs, calling)
     if isinstance(e, ir.BinOp):
-        if isinstance(e.type, T.ListT) or not (_safe(e.left, ok) and _safe(e.right, ok)):
+        if isinstance(e.type, T.ListT) or not (_safe(e.left, ok, defs, calling) and _safe(e.right, ok, defs, calling)):
             return False
         if e.op in ("+", "-"):
             return True
@@ -63,14 +77,19 @@ def _safe(e, ok) -> bool:
             return False
         if e.op not in ("==", "!=") and not (e.left.type is T.INT and e.right.type is T.INT):
             return False                # an order between other values (no card, say) could fail
-        return _safe(e.left, ok) and _safe(e.right, ok)
+        return _safe(e.left, ok, defs, calling) and _safe(e.right, ok, defs, calling)
     if isinstance(e, ir.BoolOp):
-        return _safe(e.left, ok) and _safe(e.right, ok)
+        return _safe(e.left, ok, defs, calling) and _safe(e.right, ok, defs, calling)
     if isinstance(e, (ir.Not, ir.Neg)):
-        return _safe(e.operand, ok)
+        return _safe(e.operand, ok, defs, calling)
     if isinstance(e, ir.Cond):
-        return _safe(e.test, ok) and _safe(e.then, ok) and _safe(e.other, ok)
+        return _safe(e.test, ok, defs, calling) and _safe(e.then, ok, defs, calling) and _safe(e.other, ok, defs, calling)
     return False
+
+
+def _a_card(e, ok) -> bool:
+    """A local of a card type (not optional): it holds a card of that type, whose fields and slot are there."""
+    return isinstance(e, ir.Local) and isinstance(e.type, T.CardT) and ok(e.slot)
 
 
 def worth_moving(e) -> bool:

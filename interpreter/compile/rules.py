@@ -34,6 +34,13 @@ def _watched(index: int) -> str:
     return f"if m.watch is not None: m.watch(m, fr, {index})"
 
 
+def _group_size(blocks: int) -> int:
+    """Blocks per group in a rule with many (0: none). Reaching block k costs a test per group before
+    its own and one per block before it in its group, not one per block before it; the last group
+    needs no test of its own."""
+    return 0 if blocks <= 8 else max(2, round(blocks ** 0.5))
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -119,11 +126,21 @@ class RuleGen(StatementGen):
             lines.append((ind, f"{'if' if pc == entries[0][0] else 'elif'} pc == {pc}:", rule.span))
             lines += [(ind + 1, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
-        for k in sorted(first) + [k for k in range(len(self.blocks)) if k not in first]:
+        for k in sorted(first):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
-            if k in first:
-                lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
-            lines += self.block_lines(k, 3, (k,) if k in first else None, frozenset(loads.get(k, ())))
+            lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
+            lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())))
+        rest = [k for k in range(len(self.blocks)) if k not in first]     # in order: the others fall into them
+        group = _group_size(len(rest))
+        last = len(rest) - (len(rest) % group or group) if group else 0    # the last group's first
+        for i, k in enumerate(rest):
+            base = 2
+            if i < last:
+                base = 3        # a group of blocks, skipped with one test when pc is past them
+                if i % group == 0:
+                    lines.append((2, f"if pc <= {rest[i + group - 1]}:", self.block_spans[k]))
+            lines.append((base, f"if pc == {k}:", self.block_spans[k]))
+            lines += self.block_lines(k, base + 1, None)
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         return fn, list(self.block_spans)
 
@@ -261,14 +278,18 @@ class RuleGen(StatementGen):
         self.blocks[-1].extend(out)
 
     def flat_CallRule(self, s):
+        test = self.entry_test(s)
+        ind = 0 if test is None else 1    # a rule with nothing to do is not called (StatementGen.entry_test)
+        if test is not None:
+            self.line(f"if {test}:", s.span)
         frame = ", ".join([str(self.index[s.rule]), "0"] + [self.x.src(a) for a in s.args]
                           + ["None"] * (self.frame_size(s.rule) - len(s.args)))
-        self.line(f"_f = [{frame}]", s.span)
-        self.line("m.stack.append(_f)", s.span)
+        self.line(f"_f = [{frame}]", s.span, ind)
+        self.line("m.stack.append(_f)", s.span, ind)
         after = len(self.blocks)          # the block after this call
-        self.line(f"if {self.names[s.rule]}(m, _f):", s.span)
-        self.waiting(after, s.span, 1)
-        self.line("m.stack.pop()", s.span)
+        self.line(f"if {self.names[s.rule]}(m, _f):", s.span, ind)
+        self.waiting(after, s.span, ind + 1)
+        self.line("m.stack.pop()", s.span, ind)
         self.new_block(s.span)
 
     def flat_Signal(self, s):

@@ -18,6 +18,7 @@ from ..check import ir
 from ..check import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
+from .invariants import safe
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
 
@@ -93,6 +94,7 @@ class StatementGen:
         self.ns = ns
         self.x = exprs
         self.waits = analyse_waiting(prog)
+        self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
         self.index = {key: i for i, key in enumerate(prog.rules)}
         self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
@@ -110,6 +112,8 @@ class StatementGen:
     def native(self, rule: ir.Rule):
         """`def R3(m, v0, …):` and its frame entry `def F3(m, fr)` (for a rule started from the stack)."""
         lines = []
+        if self.narration_only(rule.key):
+            lines.append((1, "if m.sink is None: return", rule.span))     # nobody listens: nothing to do
         if rule.where is not None:
             lines.append((1, f"if not ({self.x.test(rule.where)}): return", rule.where.span))
         self.nat_block(rule.body, lines, 1, rule.span)
@@ -121,6 +125,68 @@ class StatementGen:
         entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
                                [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
         return entry, [rule.span]
+
+    def entry_test(self, call: ir.CallRule):
+        """Source of a test, where a rule is called, of whether it has anything to do: when its body is
+        one `while` or one `if` without `else` whose condition reads only parameters and cannot fail
+        (invariants.safe), each argument it reads cheap to compute again (ExprGen.is_simple), the
+        condition with the arguments in place. When it is false the rule would do nothing (but spend
+        the step of its `while`'s first test): the caller need not make its frame. None otherwise."""
+        rule = self.prog.rules[call.rule]
+        if rule.where is not None or len(rule.body) != 1:
+            return None
+        first = rule.body[0]
+        if isinstance(first, ir.While):
+            cond = first.cond
+        elif isinstance(first, ir.If) and len(first.branches) == 1 and first.otherwise is None:
+            cond = first.branches[0][0]
+        else:
+            return None
+        used = reads((cond,))
+        if any(k >= rule.params or not self.x.is_simple(call.args[k]) for k in used) \
+                or not safe(cond, lambda k: safe(call.args[k], defs=self.prog.defs), self.prog.defs):
+            return None
+        return self.x.substituted(cond, call.args)
+
+    def narration_only(self, key) -> bool:
+        """Does a rule that never waits only tell (`say`), with `let`s, `for`s and `if`s computing what
+        it says and calls of such rules, nothing in it changing anything (no `random`, no card made)?
+        Then, like a `say`, it runs only when someone listens (the state's sink: a session, a
+        scenario); batch play, which has none, skips it."""
+        known = self.narrating.get(key)
+        if known is None:
+            self.narrating[key] = False              # a rule that calls itself: run
+            rule = self.prog.rules[key]
+            known = self.narrating[key] = not self.waits[key] and rule.where is None and self.tells_only(rule.body)
+        return known
+
+    def tells_only(self, stmts) -> bool:
+        """Statements that only say, whose other values cannot fail (so skipping them hides no error)."""
+        for s in stmts:
+            if isinstance(s, ir.For):
+                ok = self.cannot_fail(s.iterable) and self.tells_only(s.body)
+            elif isinstance(s, ir.If):
+                ok = all(self.cannot_fail(cond) and self.tells_only(body) for cond, body in s.branches) \
+                    and self.tells_only(s.otherwise or ())
+            elif isinstance(s, ir.CallRule):
+                ok = self.narration_only(s.rule) and all(self.cannot_fail(a) for a in s.args)
+            elif isinstance(s, ir.Let):
+                ok = self.cannot_fail(s.value)
+            else:
+                ok = isinstance(s, (ir.Say, ir.Stop, ir.Break))
+            if not ok:
+                return False
+        return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
+                       or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(tuple(stmts)))
+
+    def cannot_fail(self, e) -> bool:
+        """invariants.safe, or a list of such parts over one such list, a fixed collection or a range."""
+        if isinstance(e, ir.Comprehension):
+            return len(e.fors) == 1 and (isinstance(e.fors[0].iterable, ir.Fixed) or self.cannot_fail(e.fors[0].iterable)) \
+                and (e.fors[0].cond is None or self.cannot_fail(e.fors[0].cond)) and self.cannot_fail(e.element)
+        if isinstance(e, ir.ListLit):
+            return all(self.cannot_fail(i) for i in e.items)
+        return isinstance(e, ir.Fixed) or safe(e, defs=self.prog.defs)
 
     # ------------------------------------------------------------ statements, as structured Python
     def nat_block(self, stmts, out, ind, span):
@@ -236,7 +302,8 @@ class StatementGen:
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])
-        out.append((ind, f"{self.names[s.rule]}({args})", s.span))
+        silent = self.narration_only(s.rule) and all(self.cannot_fail(a) for a in s.args)
+        out.append((ind, f"{'if m.sink is not None: ' if silent else ''}{self.names[s.rule]}({args})", s.span))
 
     def nat_Signal(self, s, out, ind):
         handlers = self.prog.events.get(s.event, ())
