@@ -111,3 +111,13 @@ def test_the_builtin_table_lists_exactly_the_registry():
     documented = {name for row in rows for name in re.findall(r"`([a-z_]+)\(", row.split("|")[1])}
     assert documented == set(REGISTRY), (
         f"only in the docs: {sorted(documented - set(REGISTRY))}; only in the registry: {sorted(set(REGISTRY) - documented)}")
+
+
+def test_no_doc_says_quotes_cannot_go_inside_braces():
+    """Issue 11: the docs said text in quotes cannot go inside `{…}` (it can: the "Saying" example
+    above does it); no paragraph of any doc may say it is missing or impossible."""
+    about = re.compile(r"quot\w*\W+(inside|in)\W+`?\{…\}", re.I)
+    denied = re.compile(r"cannot|can't|missing|not yet|no way|does not exist", re.I)
+    for doc in sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]:
+        for para in doc.read_text(encoding="utf-8").split("\n\n"):
+            assert not (about.search(para) and denied.search(para)), f"{doc.name} says quotes cannot go inside {{…}}:\n{para}"

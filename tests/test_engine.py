@@ -423,7 +423,10 @@ def test_a_game_past_its_decision_limit_stops(rules_file, capsys):
     path = rules_file('game "Forever"\nplayers 1\nlimit decisions 10\nrule play:\n    while true:\n'
                       '        player(1) chooses k in 1..2 as "take {k}":\n            pass\n')
     assert main(["run", str(path), "-q"]) == 1
-    assert "has not ended after 10 decisions" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "has not ended after 10 decisions" in err
+    # issue 11, item 9: the message says what to do
+    assert "raise the limit to the longest game they allow" in err and "give the rules an end" in err
 
 
 @pytest.mark.parametrize("order", ["uses-first", "used-first"])

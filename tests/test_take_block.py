@@ -204,3 +204,27 @@ scenario tidy "laid out":
 '''
     messy = scenario.replace('take "play chip 1":', 'take "play chip 1"  :').replace("size(trick) == 1", "size( trick )==1")
     assert format_text(TRICKS + messy) == TRICKS + scenario
+
+
+def test_a_plain_expect_that_holds_as_the_block_ends_says_where_to_write_it(rules_file):
+    """Issue 11, item 8: an author who meant "as the 4th card is played" and wrote a plain `expect` after the
+    `take` is told that it holds as that option's block ends, and how to check it there; an expectation
+    that is simply wrong gets no such hint."""
+    results = run(rules_file, TRICKS + '''
+scenario plain "a plain expect sees the next decision: the trick is already won":
+    take "play chip 1"
+    take "play chip 2"
+    take "play chip 3"
+    take "play chip 4"
+    expect size(trick) == 4
+
+scenario wrong "an expectation that does not hold as the block ends either":
+    take "play chip 1"
+    expect size(trick) == 2
+''')
+    plain = results["plain"]
+    assert not plain.ok and plain.message.startswith("expectation not met (==): size(trick) is 0")
+    assert ("it holds as the block of 'play chip 4' ends: to check it there, before the rules go on, "
+            "write it under `take \"play chip 4\":`, indented") in plain.message
+    wrong = results["wrong"]
+    assert not wrong.ok and "holds as the block" not in wrong.message and "take \"" not in wrong.message

@@ -33,6 +33,10 @@ def run_scenario(program, sc) -> ScenarioResult:
         index = program.scenarios.index(sc)     # played by the rules compiled with `take "…":`'s calls
         program = program.watched()
         sc = program.scenarios[index]
+    return _run(program, sc)
+
+
+def _run(program, sc) -> ScenarioResult:
     players = program.min_players
     seed = 0
     options = {o.name: o.default for o in program.options}
@@ -66,6 +70,7 @@ def run_scenario(program, sc) -> ScenarioResult:
         return fail(None, str(e))
     failure = None
     heard = 0                # the narration before this index was said before the last `take`
+    taken = None             # the label of the last `take`: an expectation after it sees where the rules wait next
     setting_up = True
     for step in sc.steps:
         kind = step.kind
@@ -91,6 +96,10 @@ def run_scenario(program, sc) -> ScenarioResult:
         if kind in ("said", "expect"):
             problem = _check(program, m, step, heard)
             if problem is not None:
+                if kind == "expect" and taken is not None and _holds_as_block_ends(program, sc, step):
+                    problem += (f" — where the rules wait after '{taken}'; it holds as the block of '{taken}' "
+                                f"ends: to check it there, before the rules go on, write it under "
+                                f"`take \"{taken}\":`, indented")
                 return fail(step, problem)
             continue
         if kind == "over":
@@ -121,6 +130,7 @@ def run_scenario(program, sc) -> ScenarioResult:
             if text not in labels:
                 return fail(step, f"'{text}' is not legal here; the options are: {_shown(labels)}")
             heard = len(m.sink)
+            taken = text
             option = machine.option_labelled(m, text)
             block = _BlockEnd(program, m, step, option, heard) if step.checks else None
             try:
@@ -197,6 +207,27 @@ class _BlockEnd:
         return self.step, (f"the block of '{text}' asks another decision before it ends "
                            f"({m.names[who] if who is not None else 'nobody'} decides), so what is under "
                            "`take \"…\":` cannot be checked as it ends: check it after the block, where the rules wait")
+
+
+def _holds_as_block_ends(program, sc, expect) -> bool:
+    """Whether a failed `expect CONDITION`, seen where the rules wait after the last `take` before it,
+    holds as that option's block ends: the scenario is played again up to that `take`, the condition
+    under it (`take "…":`), in the rules compiled for such checks. Asked only of a failure, so that its
+    message can say where the author meant to look."""
+    if program.watched is None:
+        return False
+    try:
+        twin = program.watched()
+        if twin is not program:
+            sc = twin.scenarios[program.scenarios.index(sc)]
+        at = [i for i, step in enumerate(sc.steps) if step is expect or step.span == expect.span][0]
+        last = max(i for i, step in enumerate(sc.steps[:at]) if step.kind == "take")
+        start = [step for step in sc.steps[last + 1:] if step.kind in ("players", "seed", "option", "arrange")]
+        take = attrs.evolve(sc.steps[last], checks=[sc.steps[at]])
+        trial = attrs.evolve(sc, steps=sc.steps[:last] + [take] + start)
+        return _run(twin, trial).ok
+    except Exception:         # only a hint: never a failure of its own
+        return False
 
 
 def _take_bare_passes(m, step) -> str | None:

@@ -124,7 +124,9 @@ class Session(Table):
         limit = self.program.limit
         if limit is not None and m.decisions >= limit:
             raise RulesRuntimeError(f"the game has not ended after {limit} decisions, the limit its rules set "
-                                    "(`limit decisions`)")
+                                    f"(`limit decisions {limit}`): if these rules do end, raise the limit to the "
+                                    "longest game they allow; if play can go on for ever (a player who may always "
+                                    "draw instead of playing), give the rules an end")
         who = machine.chooser(m)
         text = machine.label(m, option_id)
         shown = machine.shown_label(m, option_id)

@@ -25,6 +25,8 @@ _TOKEN_NAMES = {
 
 _MATCH_INSIDE = re.compile(r"\bmatch\s*$")                 # `1 + match h:`: `match` read as a name
 _MATCH_ON_ONE_LINE = re.compile(r"\bmatch\b.*:\s*$")      # `match h: Pair -> 1`
+_EXPECT_CHECKS = re.compile(r'^\s*expect\s+(?:not\s+legal\b|legal\b|deciding\b|over\b)')   # `expect deciding p and …`
+_EXPECT_MIXED = re.compile(r'^\s*expect\b.*\band\s+(?:not\s+)?(?:legal|deciding|over)\s*$')  # `expect n == 1 and legal`
 _CASE_KEYS = re.compile(r'\s*[-\w."]+(?:\s*,\s*[-\w."]+)*\s*$')   # `Pair: 2`, `A, B = 3`: a case without its `->`
 
 
@@ -90,6 +92,9 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
                               "score, a `let` or an assignment; name it (`def`, `let`) to use it in an expression")
         if expected == {"_NL"} and _MATCH_ON_ONE_LINE.search(before):
             hint = "a match's cases go on the lines below it, indented, one a line: `Pair -> 2`"
+        elif (_EXPECT_CHECKS.match(before) and before.rstrip().endswith(" and")) or _EXPECT_MIXED.match(before):
+            hint = ("a condition goes on an `expect` line of its own (`expect total == 5`); `legal`, `not legal`, "
+                    "`deciding` and `over` share a line with each other (`expect deciding player(1) and legal \"…\"`)")
         elif "ARROW" in expected and tok.type in ("COLON", "EQ") and _CASE_KEYS.match(before):
             hint = "a case of a match is written `VALUE -> result` (several values: `A, B -> result`)"
         elif "COLON" in expected and tok.type in ("_NL", "$END"):
