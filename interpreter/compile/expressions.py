@@ -5,6 +5,11 @@ source over `m` (the state) and `v0, v1, …` (the locals of the function it is
 in), with fixed tables and constants bound by name in the namespace. Defs
 whose body binds no locals are inlined at their call sites when their
 arguments are free of calls; the others become functions `D3(m, v0, …)`.
+
+Over 500 lines for one reason: one short `ex_*` method per kind of IR expression, and the
+generator's state while it writes one (the loops whose invariant parts move before them, the
+defs being inlined, the defs computed first) is shared by all of them. What the seats may see
+of a shown text is its own module (shown_text.py), tables made at load another (tabulate.py).
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
+from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
@@ -26,17 +32,6 @@ _SIMPLE = (ir.Local, ir.Var, ir.Const, ir.OwnedVar, ir.Zone, ir.CardField, ir.Sp
 def _needs_game():
     from .layout import NeedsGame
     raise NeedsGame()
-
-
-def hidden_as(card_type) -> str:
-    """What a card is called when a seat may not see which it is: "a Witch", "an Ingredient", "a card"."""
-    name = card_type.name if isinstance(card_type, T.CardT) else "card"
-    return ("an " if name[:1].lower() in "aeiou" else "a ") + name
-
-
-def _optional_card(typ) -> bool:
-    """`Witch?`: a card or none, shown like a card (or "none")."""
-    return isinstance(typ, T.OptionalT) and T.is_card(typ.inner) and typ.inner is not T.ANY
 
 
 # the kinds of node that may be computed before a loop (invariants.safe says which are)
@@ -108,6 +103,7 @@ class ExprGen:
         self.local_types: dict = {}    # "v3" -> the type of local 3 of the function being generated
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
+        self.shown = ShownText(self)   # texts as the seats may see them
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -374,117 +370,8 @@ class ExprGen:
         return '"".join((' + ", ".join(pieces) + ",))"
 
     def segments(self, e: ir.Text) -> str:
-        """A shown text as segments (runtime.helpers): strings, and cards that may be hidden from some seats."""
-        pieces = []
-        for part in e.parts:
-            if isinstance(part, str):
-                pieces.append(self.const(part))
-            elif isinstance(part, ir.BuiltinCall) and part.name == "reveal":    # shown to all, on purpose
-                pieces.append(f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})")
-            elif T.is_card(part.type) and part.type is not T.ANY and not self.private_reads(part):
-                pieces.append(f"rt_seg_card(m, {self.src(part)}, {self.const(hidden_as(part.type))})")
-            elif _optional_card(part.type) and not self.private_reads(part):
-                pieces.append(f"rt_seg_card_or_none(m, {self.src(part)}, {self.const(hidden_as(part.type.inner))})")
-            elif isinstance(part.type, (T.ListT, T.ZoneT)) and T.is_card(part.type.elem) and part.type.elem is not T.ANY:
-                pieces.append(f"rt_seg_cards(m, {self.seq(part)}, {self.const(hidden_as(part.type.elem))})")
-            else:
-                text = f"{self.const(self.layout.formatter(part.type))}(m, {self.src(part)})"
-                cards, zones, unknown = self.derived_from(part)
-                masks = self.private_reads(part) + (["0"] if unknown else [])
-                if cards or zones or masks:     # a value computed from what some seat may not see
-                    pieces.append(f'("derived", {text}, ({"".join(c + ", " for c in cards)}), '
-                                  f'({"".join(z + ", " for z in zones)}), {" & ".join(masks) or "-1"}, "(hidden)")')
-                else:
-                    pieces.append(text)
-        return "(" + "".join(p + ", " for p in pieces) + ")"
-
-    def derived_from(self, e) -> tuple[list, list, bool]:
-        """The cards and zone instances a shown value is computed from (sources of their Python values):
-        its seats are those that see all of them. How many cards a zone holds is public, so what is
-        inside `size`/`empty` is not a source; nor is a card fixed at load, or one named only inside a
-        comprehension (the zone it goes through is the source then). The bodies of the defs it calls
-        are read too (`shown_bodies`). The third result says a zone read depends on a loop's local
-        (`q.hand` for each `q`): then no seat is sure to see what the value was computed from."""
-        cards, zones = [], []
-        unknown = False
-
-        def visit(n, bound):
-            nonlocal unknown
-            if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty", "reveal"):
-                return
-            typ = getattr(n, "type", None)
-            if typ is not None and (T.is_card(typ) and typ is not T.ANY or _optional_card(typ)) \
-                    and not isinstance(n, (ir.CardNamed, ir.MakeCard)):
-                if self.slots_under(n).isdisjoint(bound):
-                    cards.append(self.source_that_may_fail(n))
-                return
-            if isinstance(n, ir.Zone):
-                if not self.slots_under(n).isdisjoint(bound):
-                    unknown = True
-                else:
-                    zones.append(self.source_that_may_fail(n))
-                return
-            for name in ir._child_fields(type(n)):
-                v = getattr(n, name)
-                for item in (v if isinstance(v, tuple) else (v,)):
-                    if hasattr(type(item), "__attrs_attrs__"):
-                        visit(item, bound)
-
-        for body, bound in self.shown_bodies(e):
-            visit(body, bound)
-        return cards, zones, unknown
-
-    def source_that_may_fail(self, e) -> str:
-        """Source of `e` as what a shown value may have read: None where computing it fails."""
-        sure = safe(e) and (self.subst is None or not self.slots_under(e))
-        return self.src(e) if sure else f"rt_or_none(lambda: {self.src(e)})"
-
-    def shown_bodies(self, e, bound=frozenset(), chain=()):
-        """What a shown value reads: `e` itself, then the body of each def it calls (and so on), each
-        yielded with the locals that cannot be named where the text stands. Those are the locals bound
-        inside it (by comprehensions, `… by`, `first(… where …)`, a def's `let`s) and, in a def's body,
-        the parameters whose arguments read such locals; what they hold is read where they are bound
-        (the zone a comprehension goes through, a `let`'s value, the argument). The other parameters
-        stand for their arguments while the body is read, as when the def is inlined."""
-        nodes = self.under(e)
-        bound = set(bound) | {n.slot for n in nodes if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
-            {f.slot for n in nodes if isinstance(n, ir.Comprehension) for f in n.fors}
-        yield e, bound
-        for n in nodes:
-            if not isinstance(n, ir.DefCall) or n.name in chain:
-                continue
-            subst, unnamed = {}, set()
-            for i, a in enumerate(n.args):
-                if not self.slots_under(a).isdisjoint(bound):
-                    unnamed.add(i)
-                else:
-                    subst[i] = self.src(a)
-            saved = self.subst, self.plain_subst, self.subst_locals
-            self.subst = self.plain_subst = subst
-            self.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)
-            try:
-                yield from self.shown_bodies(self.prog.defs[n.name].body, unnamed, chain + (n.name,))
-            finally:
-                self.subst, self.plain_subst, self.subst_locals = saved
-
-    def private_reads(self, e) -> list[str]:
-        """Sources of the masks of the seats that see each variable `e` reads whose value not all see
-        (through the defs it calls too: `shown_bodies`)."""
-        seen = {v.slot: v for v in self.prog.vars if v.seen != "all"}
-        out = []
-        for body, bound in self.shown_bodies(e):
-            nodes = self.under(body)
-            revealed = {id(x) for n in nodes if isinstance(n, ir.BuiltinCall) and n.name == "reveal"
-                        for x in self.under(n.args)}
-            for n in nodes:
-                if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen and id(n) not in revealed:
-                    v = seen[n.slot]
-                    if isinstance(n, ir.OwnedVar) and not self.slots_under(n.owner).isdisjoint(bound):
-                        out.append("0")     # whose value varies inside the expression: none sees all
-                        continue
-                    owner = self.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"
-                    out.append(f"rt_value_seen(m, {v.seen!r}, {owner}, {v.owner == 'team'})")
-        return out
+        """A shown text as segments, each as the seats may see it (shown_text.py)."""
+        return self.shown.segments(e)
 
     def ex_CardNamed(self, e):
         ids = [i for i in self.layout.cards_by_type.get(e.card_type, ()) if self.layout.card_names[i] == e.wanted] \

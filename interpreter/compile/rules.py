@@ -13,7 +13,15 @@ when the rule waits and loaded back when it resumes, so the position is
 always plain data in the state — it can be copied, saved and loaded mid-rule —
 and no Python generator is involved. Calls between waiting rules are direct
 Python calls; a rule returns True when it waits (its callers then record where
-they stand and return True too) and False when it is done.
+they stand and return True too) and False when it is done. A block entered
+only on resuming (an option's block) is tested first, and from it the small
+blocks it jumps to are copied in place, so a decision runs straight on to the
+next one (`block_lines`).
+
+Over 500 lines for one reason: cutting a body into blocks, and what each
+statement that can wait (a call, a signal, an if, a loop, a choice) puts in
+them, share one state — the blocks, the locals live at each point — so they
+are one class; the statements that cannot wait are statements.py's.
 """
 from __future__ import annotations
 
