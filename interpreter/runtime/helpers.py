@@ -261,13 +261,18 @@ def rt_move_list(m, cards, dst, bottom):
     """`move LIST to Z`: as if each card were moved in turn (to the bottom: each goes under the last)."""
     zones, where = m.zones, m.where
     cards = tuple(cards)
-    if len(set(cards)) < len(cards):          # a card named twice ends where its last move puts it
-        cards = tuple(reversed(dict.fromkeys(reversed(cards))))
-    for c in cards:
-        s = where[c]
-        if s >= 0:
-            zones[s].remove(c)
-        where[c] = dst
+    n = len(cards)
+    first = cards[0] if n else 0
+    if n > 8 and cards == tuple(range(first, first + n)) and where[first:first + n].count(-1) == n:
+        where[first:first + n] = [dst] * n    # a run of cards in no zone yet (all of a type, at setup): no loop
+    else:
+        if len(set(cards)) < n:               # a card named twice ends where its last move puts it
+            cards = tuple(reversed(dict.fromkeys(reversed(cards))))
+        for c in cards:
+            s = where[c]
+            if s >= 0:
+                zones[s].remove(c)
+            where[c] = dst
     if bottom:
         zones[dst][0:0] = cards[::-1]
     else:
