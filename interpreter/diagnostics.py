@@ -6,8 +6,6 @@ line, a caret under the span, the hint).
 """
 from __future__ import annotations
 
-import difflib
-
 import attrs
 
 
@@ -103,6 +101,7 @@ def render_all(diags, sources) -> str:
 
 def did_you_mean(name: str, candidates) -> str:
     """A hint naming the closest known names, or an empty string."""
+    import difflib          # only when a name is not found: a load does not pay its import
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=2, cutoff=0.6)
     if not close:
         lowered = {c.lower(): c for c in candidates}

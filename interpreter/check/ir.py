@@ -599,11 +599,16 @@ class Program:
 _CHILD_FIELDS: dict = {}
 
 
+_SCALARS = ("int", "str", "bool")      # fields declared so hold no node: not looked into
+
+
 def _child_fields(cls) -> tuple:
-    """The fields of a node class that may hold nodes (not its type, span, or element type)."""
+    """The fields of a node class that may hold nodes (not its type, span, element type, nor a field
+    declared a number, text or bool)."""
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        names = _CHILD_FIELDS[cls] = tuple(f.name for f in cls.__attrs_attrs__ if f.name not in ("type", "span", "elem"))
+        names = _CHILD_FIELDS[cls] = tuple(f.name for f in cls.__attrs_attrs__
+                                           if f.name not in ("type", "span", "elem") and f.type not in _SCALARS)
     return names
 
 

@@ -108,7 +108,22 @@ def _decoder():
 
     def dec(v):
         head = v.pop()          # the lists are json's own, made for this decoding
-        items = [x if type(x) is not list else dec(x) for x in v]
+        if head == "r":         # most often met after a node: a reference, read without decoding its items
+            if len(v) != 1 or type(v[0]) is not int:
+                raise ValueError("a broken reference")
+            return shared[v[0]]
+        if head == "=":         # numbered as it is finished
+            if len(v) != 1 or type(v[0]) is not list:
+                raise ValueError("a broken share")
+            out = dec(v[0])
+            shared.append(out)
+            return out
+        i = 0
+        for x in v:             # in place: no new list, no comprehension's call
+            if type(x) is list:
+                v[i] = dec(x)
+            i += 1
+        items = v
         if type(head) is int:
             if head < 0 or len(items) != arity[head]:
                 raise ValueError("unknown node")
@@ -124,13 +139,6 @@ def _decoder():
             return tuple(items)
         if head == "l":
             return items
-        if head == "=":
-            if len(items) != 1 or type(v[0]) is not list:
-                raise ValueError("a broken share")
-            shared.append(items[0])
-            return items[0]
-        if head == "r":
-            return shared[items[0]]
         if head == "d":
             if len(items) != 2 or type(items[0]) is not list or type(items[1]) is not list \
                     or len(items[0]) != len(items[1]):

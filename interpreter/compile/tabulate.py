@@ -22,8 +22,9 @@ from ..check import types as T
 from ..runtime.errors import RuleFailure
 
 # nodes that read the state or bind locals: a part holding one is never a table
-_NOT_TABULATED = (ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension, ir.BestBy,
-                  ir.FindWhere, ir.LetIn, ir.Pairs, ir.ComputedRange, ir.Text, ir.Property)
+_NOT_TABULATED = frozenset((ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension,
+                            ir.BestBy, ir.FindWhere, ir.LetIn, ir.Pairs, ir.ComputedRange, ir.Text, ir.Property))
+_PLAIN = frozenset((type(None), int, str, bool))   # no node
 # nodes worth a table (a formula, not a name or a single look-up)
 CANDIDATES = frozenset((ir.BinOp, ir.Compare, ir.BoolOp, ir.Not, ir.Cond, ir.Index, ir.Match, ir.DefCall,
                         ir.CardField, ir.EnumData, ir.BuiltinCall))
@@ -56,12 +57,15 @@ class Tabulator:
         if known is not False:
             return known
         out = None
-        if not (isinstance(e, _NOT_TABULATED) or (isinstance(e, ir.BuiltinCall) and e.name == "random")
-                or (isinstance(e, ir.DefCall) and not self.def_free(e.name))):
-            out = {(e.slot, e.type)} if isinstance(e, ir.Local) else set()
-            for name in ir._child_fields(type(e)):
+        t = type(e)
+        if not (t in _NOT_TABULATED or (t is ir.BuiltinCall and e.name == "random")
+                or (t is ir.DefCall and not self.def_free(e.name))):
+            out = {(e.slot, e.type)} if t is ir.Local else set()
+            for name in ir._child_fields(t):
                 v = getattr(e, name)
                 for item in (v if type(v) is tuple else (v,)):
+                    if type(item) in _PLAIN:
+                        continue
                     if hasattr(type(item), "__attrs_attrs__"):
                         inner = self.locals_read(item)
                         if inner is None:
