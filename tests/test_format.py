@@ -211,6 +211,15 @@ def test_broken_texts_give_a_diagnostic_or_keep_their_meaning(item):
     ("def xs: List[Int] = [\n        1,   # one\n  2\n]\n", "def xs: List[Int] = [\n    1,       # one\n    2\n]\n"),
     ("def xs: List[Int] = f([\n1,\n2])\n", "def xs: List[Int] = f([\n    1,\n    2])\n"),
     ("enum E: A, \\\n  B\n", "enum E: A, \\\n        B\n"),
+    # the settled style (docs/language.md, "Style"): `else if`, and an option's help after its name
+    ("rule a:\n    if x:\n        pass\n    elif y:  # why\n        pass\n    else:\n        pass\n",
+     "rule a:\n    if x:\n        pass\n    else if y:  # why\n        pass\n    else:\n        pass\n"),
+    ('option n: 1..5 = 2 "how many"\n', 'option n "how many": 1..5 = 2\n'),
+    ('option w: a | b = a   "which"  # c\noption v "h": Bool = true\n', 'option w "which": a | b = a  # c\noption v "h": Bool = true\n'),
+    ('option d: 1..5 = (\n    2) "moved"\n', 'option d "moved": 1..5 = (\n    2)\n'),
+    ('option d: 1..5 = 2 \\\n  "kept: a line break stands before it"\n',
+     'option d: 1..5 = 2 \\\n        "kept: a line break stands before it"\n'),
+    ("score p: Player = 1\nsheet p: Player:\n    \"x\"\n", "score p: Player = 1\nsheet p: Player:\n    \"x\"\n"),
 ])
 def test_layout_cases(before, after):
     assert format_text(before) == after

@@ -593,3 +593,38 @@ scenario lookup "looked up":
     expect top(pad) != Note named "do"
 '''
     assert run(rules_file, text)["lookup"].ok
+
+
+def test_every_declaration_binder_may_carry_its_type(rules_file):
+    """`score`, `tiebreak`, `heuristic` and a player's `sheet` take `p: Player` as a `def` writes it;
+    the typed and untyped forms make the same program."""
+    typed = '''game "T"
+players 2
+var n: Int per player
+sheet p: Player:
+    "n {p.n}"
+rule play:
+    for p in players:
+        p chooses k in 1..3 as "take {k}":
+            p.n = k
+score p: Player = p.n
+tiebreak q: Player = -q.seat
+heuristic p: Player = p.n
+'''
+    untyped = (typed.replace("sheet p: Player:", "sheet p:").replace("p: Player =", "p =")
+               .replace("q: Player =", "q ="))
+    assert "Player =" not in untyped and "sheet p:\n" in untyped
+    from rulecraft.engine.session import Session
+    for text in (typed, untyped):
+        program = load_file(rules_file(text))
+        s = Session.start(program, "t", 2, seed=1)
+        while not s.over:
+            s.take(s.legal()[-1].id)
+        assert s.scores()["scores"] == [3, 3] and s.scores()["winners"] == [0]   # the tiebreak: seat 1
+    from rulecraft.format import shape
+    from rulecraft.syntax import ast
+    from rulecraft.syntax.parser import parse_module
+    decls = parse_module(typed, "t.rules").decls
+    assert [type(d.var_type).__name__ for d in decls if isinstance(d, ast.ScoreDecl)] == ["NamedType"] * 3
+    assert [d.player_type.name for d in decls if isinstance(d, ast.SheetDecl)] == ["Player"]
+    assert shape(parse_module(untyped, "t.rules")) != shape(parse_module(typed, "t.rules"))

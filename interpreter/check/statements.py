@@ -68,11 +68,13 @@ class Statements(CheckerBase):
             self.scope = Scope(d)
             self.current_decl = d
             if d.player is not None:
+                self.check_binder_type(d.player, T.PLAYER, d.player_type, "a player's `sheet`")
                 self.scope.declare(d.player, T.PLAYER, d.span)
             for line in d.lines:
                 self.expr(line)
         for kind, d in self.scores.items():
             self.scope = Scope(d)
+            self.check_binder_type(d.var, T.PLAYER, d.var_type, f"a `{kind}`")
             self.scope.declare(d.var, T.PLAYER, d.span)
             typ = self.expr(d.value)
             self.expect(d.value, typ, T.INT, f"the {kind}")
@@ -81,6 +83,18 @@ class Statements(CheckerBase):
             typ = self.expr(d.value)
             self.expect(d.value, typ, T.BOOL, "an invariant")
             self.slots[id(d)] = self.scope.count
+
+    def check_binder_type(self, name: str, typ, written, whose: str):
+        """A name a declaration binds (`score p: Player`, `when e(p: Player, f: Fruit)`): a type written must be its own."""
+        if written is None or typ is T.ANY:
+            return
+        declared = self.resolve_type(written)
+        if declared == typ or declared is T.ANY:
+            return
+        hint = f"write `{name}: {typ}`, or leave the type out"
+        if typ is T.PLAYER and declared is T.TEAM and self.teams:
+            hint += f"; a game is scored, shown and played per player (`{name}.team` is the player's team)"
+        self.error(written.span, f"'{name}' is {_a(typ)} in {whose}, not {_a(declared)}", hint)
 
     def check_def(self, sym: DefSym):
         if sym.type_params:
@@ -129,13 +143,9 @@ class Statements(CheckerBase):
         self.in_rule = True
         if isinstance(d, (ast.WhenDecl, ast.AnytimeDecl)):
             written = d.types if isinstance(d, ast.WhenDecl) else (d.player_type,)
+            whose = f"event '{d.event}'" if isinstance(d, ast.WhenDecl) else "an `anytime` option"
             for (name, typ), t in zip(sym.params, tuple(written) + (None,) * len(sym.params)):
-                if t is not None and typ is not T.ANY:
-                    declared = self.resolve_type(t)
-                    if declared != typ and declared is not T.ANY:
-                        whose = f"event '{d.event}'" if isinstance(d, ast.WhenDecl) else "an `anytime` option"
-                        self.error(t.span, f"'{name}' is {_a(typ)} in {whose}, not {_a(declared)}",
-                                   f"write `{name}: {typ}`, or leave the type out")
+                self.check_binder_type(name, typ, t, whose)
                 self.scope.declare(name, typ, d.span)
             if d.where is not None:
                 self.expect(d.where, self.expr(d.where), T.BOOL, "a `where` condition")

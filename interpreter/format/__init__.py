@@ -1,4 +1,5 @@
-"""`rulecraft fmt`: one canonical layout for rule files (layout.py decides it).
+"""`rulecraft fmt`: one canonical layout for rule files (layout.py decides it), in the settled style
+(spelling.py writes the old forms the grammar still accepts the settled way).
 
 format_text refuses to return a text whose syntax tree differs from the input's
 (compared without positions, by shape.py): a formatter that changed what a game
@@ -9,6 +10,7 @@ from __future__ import annotations
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..syntax.parser import parse_module
 from .layout import layout
+from .spelling import respell
 from .shape import shape
 
 MEANING_CHANGED = "the formatter could not keep this file's meaning"
@@ -20,7 +22,7 @@ def format_text(text: str, path: str = "<text>") -> str:
     """The canonical layout of a rule file's text; RulesError when it does not parse."""
     before = parse_module(text, path)            # the parser's own diagnostics for a file that does not parse
     try:
-        result = layout(text)
+        result = layout(respell(text.replace("\r\n", "\n")))
         after = parse_module(result, path)
     except (RulesError, AssertionError):          # a gap in the layout rules: never write such a text
         after = None

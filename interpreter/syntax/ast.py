@@ -571,12 +571,13 @@ class RuleDecl:
 
 @node
 class ScoreDecl:
-    """`score p = sum(c.number for c in p.won)`, `tiebreak p = ...`, `heuristic p = ...`"""
+    """`score p: Player = sum(c.number for c in p.won)`, `tiebreak p: Player = ...`, `heuristic p = ...`"""
     span: Span
     override: bool
     kind: str
     var: str
     value: object
+    var_type: object = None       # `score p: Player = …`: written, it must be Player
 
     @property
     def name(self):
@@ -637,6 +638,7 @@ class SheetDecl:
     override: bool
     player: str | None
     lines: tuple
+    player_type: object = None    # `sheet p: Player:`: written, it must be Player
 
     @property
     def name(self):

@@ -249,9 +249,15 @@ class _ToAst(Transformer):
         return (str(c[0]), c[1])
 
     def sheet_decl(self, meta, c):
-        ov, player, *lines = c
-        return ast.SheetDecl(self.span(meta), ov, str(player) if player is not None else None,
-                             tuple(self.template(t) for t in lines))
+        ov, lines = c
+        return ast.SheetDecl(self.span(meta), ov, None, lines)
+
+    def sheet_of_player(self, meta, c):
+        ov, player, *ptype, lines = c
+        return ast.SheetDecl(self.span(meta), ov, str(player), lines, ptype[0] if ptype else None)
+
+    def sheet_lines(self, meta, c):
+        return tuple(self.template(t) for t in c)
 
     def anytime_decl(self, meta, c):
         name, (player, ptype), where, label, body = c
@@ -361,8 +367,8 @@ class _ToAst(Transformer):
         return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body, tuple(tparams or ()))
 
     def score_decl(self, meta, c):
-        ov, kind, var, _eq, value = c
-        return ast.ScoreDecl(self.span(meta), ov, str(kind), str(var), value)
+        ov, kind, var, vtype, _eq, value = c
+        return ast.ScoreDecl(self.span(meta), ov, str(kind), str(var), value, vtype)
 
     def invariant_decl(self, meta, c):
         return ast.InvariantDecl(self.span(meta), c[0], str(c[1]), c[2])
