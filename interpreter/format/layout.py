@@ -19,8 +19,9 @@ construct in the grammar is laid out without a change here. What is decided:
   comment keeps its column, so comments aligned by hand stay aligned, but at
   least two spaces after the code.
 
-Only whitespace changes, so the tokens — and with them the meaning — stay the
-same; format_text checks that by comparing the two syntax trees without positions.
+Here only whitespace changes (spelling.py, run first, rewrites a few spellings to the
+language's style, each meaning the same), so the meaning stays the same; format_text
+checks that by comparing the two syntax trees without positions.
 """
 from __future__ import annotations
 
