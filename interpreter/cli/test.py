@@ -5,8 +5,10 @@ file:line:col: message` with the source line). Then, for each player count and
 each option value in turn (validate.explore.configurations), hypothesis plays
 --explore random games, checking the game's invariants and the generic
 properties (validate.properties) after every decision. A failing configuration
-is shrunk by hypothesis to the smallest game it can find, written as a
-transcript (validate.transcripts) and reported with the command that replays it.
+is shrunk by hypothesis to the smallest game it can find (a game past its decision
+limit is not: it is reported as found, with the lengths of the games that ended),
+written as a transcript (validate.transcripts) and reported with the command that
+replays it.
 The last line reads `N passed, M failed`, counting scenarios and configurations;
 the exit status is 1 if anything failed. The same --seed gives the same output.
 """
