@@ -20,6 +20,7 @@ import pytest
 
 from rulecraft.runtime.errors import RulesRuntimeError
 from rulecraft.diagnostics import RulesError
+from rulecraft.engine.limits import DEFAULT_DECISION_LIMIT
 from rulecraft.engine.scenarios import run_scenario
 from rulecraft.engine.session import Session
 from rulecraft.loader import load_file
@@ -28,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "docs" / "language.md", ROOT / "README.md"]
 FENCE = re.compile(r"^```(rules|rules-error)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 EXPECTED = re.compile(r"#\s*error:\s*(.+?)\s*$", re.M)
-DECISION_LIMIT = 5_000
+DECISION_LIMIT = DEFAULT_DECISION_LIMIT      # rulecraft's own limit for rules that state none
 
 
 def blocks():

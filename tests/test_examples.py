@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rulecraft.engine.limits import DEFAULT_DECISION_LIMIT
 from rulecraft.engine.scenarios import run_scenario
 from rulecraft.engine.session import Session
 from rulecraft.loader import load, load_file
@@ -58,7 +59,7 @@ def play(program, players, seed, on_decision=None, pick=None):
         ids = [o.id for o in session.legal()]
         session.take(pick(session, ids) if pick else ids[rnd.randrange(len(ids))])
         taken += 1
-        assert taken < 5_000, "the game did not end"
+        assert taken < DEFAULT_DECISION_LIMIT, "the game did not end"
     assert placement_ok(session.state)
     return session
 

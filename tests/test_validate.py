@@ -228,7 +228,8 @@ def test_keep_going_explores_every_configuration(capsys, tmp_path):
 def test_a_game_longer_than_its_limit_fails(capsys, tmp_path):
     (tmp_path / "endless.rules").write_text(ENDLESS)
     code, out, _ = run(capsys, "test", "endless.rules", "--explore", "5")
-    assert code == 1 and "'the game ends' breaks" in out and "it has not ended after 6 decisions" in out and "`limit decisions N`" in out
+    assert code == 1 and "'the game ends' breaks" in out and "has not ended after 6 decisions" in out
+    assert "the limit its rules set (`limit decisions 6`): if these rules do end, raise the limit" in out
     code, out, _ = run(capsys, "replay", "rulecraft-failures/endless.failure.yaml")
     assert code == 1 and "'the game ends' breaks after decision 6" in out
 

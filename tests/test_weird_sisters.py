@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulecraft.engine import machine, records
+from rulecraft.engine.limits import decision_limit
 from rulecraft.engine.scenarios import run_all
 from rulecraft.engine.session import Session
 from rulecraft.engine.views import view
@@ -125,7 +126,7 @@ def play(program, seed, check=None, agent_seed=None):
     m = machine.new_game(program, 6, seed=seed, sink=[])
     rnd = random.Random(seed if agent_seed is None else agent_seed)
     labels = []
-    limit = program.limit or 5_000
+    limit = decision_limit(program)
     while m.result is None:
         ids = machine.legal_ids(m)
         pick = ids[rnd.randrange(len(ids))]

@@ -71,6 +71,15 @@ def warn(sentence: str) -> None:
     echo(f"rulecraft: warning: {sentence}", "yellow", stderr=True)
 
 
+def say_stopped(sentence: str, failed: bool) -> None:
+    """Games a batch stopped at the decision limit: a warning when others ended, an error when none did."""
+    from .terminal import echo
+    if failed:
+        echo(f"rulecraft: error: {sentence}", "bold red", stderr=True)
+    else:
+        warn(sentence)
+
+
 def new_table(args):
     """What `run` and `play` start a new game from: (program, players, agent kind per seat, seed)."""
     program = load_program(args.game)

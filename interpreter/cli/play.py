@@ -16,6 +16,7 @@ import sys
 
 from ..agents.human import HumanAgent
 from ..agents.seat import act
+from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
@@ -149,6 +150,8 @@ class _Game:
             self._autosave()
             while not self.session.over:
                 s = self.session
+                if show.at_limit(s):        # stop before asking for a decision the limit refuses
+                    raise PastLimit(past_limit(s.program))
                 who = s.to_move
                 agent = self.agents[who]
                 try:
@@ -167,6 +170,8 @@ class _Game:
             self._left("input ended before the game did; ", error=True)
             return 1
         except RulesRuntimeError:
+            self.account.flush()
+            self._print_news(None)          # what happened up to the failure (or the limit), then why it stopped
             self._autosave()
             raise
         self.account.flush()

@@ -44,6 +44,8 @@ def cmd_replay(args) -> int:
     show.print_result(session)
     if differs:
         print(differs)
+    if show.at_limit(session):        # a game `run` stopped at its limit: the same failure again
+        return 1
     if not args.quiet:
         terminal.echo(f"{name}: verified, {len(session.history)} decisions, each legal"
                       + (" and the recorded result matches." if "result" in data and not differs else "."), OK)

@@ -1,6 +1,7 @@
 """`rulecraft run`: agents play a whole game; the narration and every decision, then the scores."""
 from __future__ import annotations
 
+from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..agents.seat import act
@@ -20,6 +21,8 @@ def cmd_run(args) -> int:
     account.flush()
     try:
         while not session.over:
+            if show.at_limit(session):      # stop before an agent thinks about a decision the limit refuses
+                raise PastLimit(past_limit(program))
             session.take(act(agents[session.to_move], session))
             account.flush()
     except RulesRuntimeError:

@@ -6,6 +6,7 @@ names) or from the engine's generic view; nothing here knows any game.
 from __future__ import annotations
 
 from ..engine import observe
+from ..engine.limits import decision_limit, past_limit
 from . import terminal
 
 # styles at a terminal that shows colour (cli/terminal.py); plain text everywhere else
@@ -89,10 +90,17 @@ def seats_text(session, kinds: list[str]) -> str:
     return ", ".join(f"{session.state.names[i]} {kind}" for i, kind in enumerate(kinds))
 
 
+def at_limit(session) -> bool:
+    """Is the game stopped at its decision limit (engine.limits), not over and allowed no more decisions?"""
+    return session.state.result is None and session.state.decisions >= decision_limit(session.program)
+
+
 def result_lines(session) -> list[str]:
     """Final scores in seat order, then the winner or the players who share the win."""
     m = session.state
     if m.result is None:
+        if at_limit(session):
+            return [past_limit(session.program, "The game has") + "."]
         who = session.to_move
         return [f"The game is not over: {m.names[who]} is to decide (after {len(session.history)} decisions)."]
     scores, ties, winners = m.result

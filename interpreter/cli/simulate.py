@@ -13,7 +13,7 @@ import json
 
 from ..diagnostics import UserError
 from ..simulate import batch, metrics
-from ..simulate.games import Job
+from ..simulate.games import Job, timeouts
 from . import common, progress
 
 
@@ -53,6 +53,7 @@ def cmd_simulate(args) -> int:
     if args.plot:
         from ..simulate.plot import draw
         draw(args.plot, [first] + ([second] if second else []))
+    status = _stopped(first, second)
     if args.json:
         out = dict(first["summary"])
         out.update(game=first["title"], agents=first["agents"], options=first["options"], seed=args.seed)
@@ -60,7 +61,7 @@ def cmd_simulate(args) -> int:
             out["compare"] = dict(second["summary"], game=second["title"], options=second["options"])
             out["comparison"] = metrics.compare(first["summary"], second["summary"])
         print(json.dumps(out, indent=2, sort_keys=True))
-        return 0
+        return status
     for line in _table(first):
         print(line)
     if second:
@@ -74,7 +75,22 @@ def cmd_simulate(args) -> int:
         print(f"wrote {args.csv}")
     if args.plot:
         print(f"wrote {args.plot}")
-    return 0
+    return status
+
+
+def _stopped(*sides) -> int:
+    """Say of each rule set which games its decision limit stopped (on stderr, so --json says it too);
+    1 when a rule set ended none of its games: then nothing was measured."""
+    status = 0
+    for side in sides:
+        if side is None:
+            continue
+        sentence = timeouts(side["program"], side["results"])
+        if sentence:
+            none_ended = side["summary"]["finished"] == 0
+            common.say_stopped(f"{side['ref']}: {sentence}", failed=none_ended)
+            status = max(status, int(none_ended))
+    return status
 
 
 def _side(args, ref: str, workers: int) -> dict:
@@ -93,7 +109,7 @@ def _side(args, ref: str, workers: int) -> dict:
     with progress.bar(program.title, args.games, unit="games") as live:
         results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
     summary = metrics.summarise(results, players, len(program.teams))
-    return {"title": program.title, "ref": ref, "players": players, "agents": kinds, "options": shown,
+    return {"program": program, "title": program.title, "ref": ref, "players": players, "agents": kinds, "options": shown,
             "results": results, "summary": summary}
 
 

@@ -117,5 +117,7 @@ def cmd_step(args, data: dict) -> int:
     show.print_result(session)
     if differs:
         print(differs)
+    if show.at_limit(session):        # a game `run` stopped at its limit: the same failure again
+        return 1
     terminal.echo(f"{name}: verified, {done} decisions, each legal", OK)
     return 0

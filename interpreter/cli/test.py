@@ -5,8 +5,10 @@ file:line:col: message` with the source line). Then, for each player count and
 each option value in turn (validate.explore.configurations), hypothesis plays
 --explore random games, checking the game's invariants and the generic
 properties (validate.properties) after every decision. A failing configuration
-is shrunk by hypothesis to the smallest game it can find, written as a
-transcript (validate.transcripts) and reported with the command that replays it.
+is shrunk by hypothesis to the smallest game it can find (a game past its decision
+limit is not: it is reported as found, with the lengths of the games that ended),
+written as a transcript (validate.transcripts) and reported with the command that
+replays it.
 The last line reads `N passed, M failed`, counting scenarios and configurations;
 the exit status is 1 if anything failed. The same --seed gives the same output.
 """
@@ -18,6 +20,7 @@ from ..diagnostics import UserError
 from ..engine import records, scenarios
 from ..engine.session import Session
 from ..validate import explore, transcripts
+from ..validate.properties import ENDLESS
 from . import common, progress, terminal
 from .check import show_warnings
 
@@ -104,7 +107,7 @@ def cmd_test(args) -> int:
                 failed += 1
                 written += 1
                 path = out_dir / (f"{stem}.failure.yaml" if written == 1 else f"{stem}.failure-{written}.yaml")
-                _report(program, args, name, failure, path, bar.print)
+                _report(program, args, name, failure, path, bar.print, lengths)
                 if not args.keep_going and k + 1 < len(configs):
                     rest = len(configs) - k - 1
                     bar.print(f"stopped at the first failure: {rest} more configuration{'s' if rest != 1 else ''} "
@@ -133,7 +136,7 @@ def _lengths_text(lengths: list) -> str:
     return f", {ls[0]}–{ls[-1]} decisions (median {ls[len(ls) // 2]})"
 
 
-def _report(program, args, name: str, failure, path: Path, say) -> None:
+def _report(program, args, name: str, failure, path: Path, say, lengths=()) -> None:
     found_by = f"rulecraft test --seed {args.seed} ({name})"
     record = transcripts.failure_record(program, args.game, failure, found_by, dest=path)
     records.write_text(path, records.dump(record))
@@ -147,6 +150,13 @@ def _report(program, args, name: str, failure, path: Path, say) -> None:
             say(f"       {line}")
         say(f"     shrunk to a game of {before + 1} decision{'s' if before else ''}, the last one failing "
               f"(game seed {failure.seed}); the transcript holds the {before} before it")
+    elif failure.prop == ENDLESS:
+        # not shrunk (validate.explore): every game that breaks it is exactly as long
+        say(f"     {failure.detail}")
+        say(f"     the first game found that does not end (game seed {failure.seed}), not shrunk: every game "
+            f"that fails this is {before} decisions long")
+        if lengths:
+            say(f"     {len(lengths)} game{'s' if len(lengths) != 1 else ''} ended before it{_lengths_text(lengths)}")
     else:
         say(f"     after decision {before}: {failure.detail or failure.message}")
         say(f"     shrunk to a game of {before} decision{'s' if before != 1 else ''} (game seed {failure.seed})")

@@ -6,6 +6,7 @@ import json
 from ..diagnostics import UserError
 from ..engine.session import Session
 from ..simulate import batch, tournament
+from ..simulate.games import timeouts
 from . import common, progress
 
 
@@ -47,10 +48,14 @@ def cmd_tournament(args) -> int:
     with progress.bar(program.title, len(todo), unit="games") as live:
         results = batch.run(todo, workers, on_done=lambda done: live.advance(done - live.done))
     table = tournament.standings(agents, todo, results, len(program.teams))
+    stopped = timeouts(program, results)          # a game stopped at the limit counts for no agent
+    status = 1 if stopped and not any(r.scores for r in results) else 0
+    if stopped:                                   # on stderr, so that --json says it too
+        common.say_stopped(stopped, failed=bool(status))
     if args.json:
         print(json.dumps(dict(table, game=program.title, players=players, games=len(todo), seed=args.seed),
                          indent=2, sort_keys=True))
-        return 0
+        return status
     print(f"{program.title}: {len(todo)} games, {players} players at a table, {args.games} for each order of seats")
     print()
     print(f"{'agent':<28} {'rating':>7} {'games':>6} {'win rate':>9}  95% interval")
@@ -65,4 +70,4 @@ def cmd_tournament(args) -> int:
     for row in table["agents"]:
         cells = [f"{row['against'][x]:>{width}.3f}" if x in row["against"] else f"{'—':>{width}}" for x in names]
         print(f"{row['agent'][:width]:<{width}} " + " ".join(cells))
-    return 0
+    return status

@@ -11,6 +11,7 @@ from ..diagnostics import UserError
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.helpers import seal
 from . import machine, observe
+from .limits import PastLimit, decision_limit, past_limit
 from .machine import IllegalDecision
 
 
@@ -121,12 +122,8 @@ class Session(Table):
         ids = self.legal_ids()
         if option_id not in ids:
             raise IllegalDecision(f"option {option_id} is not legal now (legal: {', '.join(map(str, ids))})")
-        limit = self.program.limit
-        if limit is not None and m.decisions >= limit:
-            raise RulesRuntimeError(f"the game has not ended after {limit} decisions, the limit its rules set "
-                                    f"(`limit decisions {limit}`): if these rules do end, raise the limit to the "
-                                    "longest game they allow; if play can go on for ever (a player who may always "
-                                    "draw instead of playing), give the rules an end")
+        if m.decisions >= decision_limit(self.program):
+            raise PastLimit(past_limit(self.program))
         who = machine.chooser(m)
         text = machine.label(m, option_id)
         shown = machine.shown_label(m, option_id)

@@ -10,7 +10,7 @@ convention of sb3-contrib's MaskablePPO). Actions are the game's action ids. The
 until the end, then `Match.returns(reward)` for the seat ("score" by default for a one-seat
 game, "win" otherwise). An action that is not legal ends the episode with `illegal_reward`
 (Gymnasium's checks and unmasked learners do take such actions); a game stopped by its rules'
-`limit decisions` is truncated. Seats are 1..N, as in rulecraft.api.
+`limit decisions` (engine.limits: or the default cap) is truncated. Seats are 1..N, as in rulecraft.api.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import api
 from ..agents.registry import agent_seed
+from ..engine.limits import decision_limit
 from .common import game_of, mask, observation_box, tensor
 
 
@@ -99,8 +100,7 @@ class RulecraftEnv(gymnasium.Env):
             match.apply(match.ask(self.opponents[match.to_move]))
 
     def _limit_reached(self) -> bool:
-        limit = self.game.program.limit
-        return limit is not None and self.match.session.state.decisions >= limit
+        return self.match.session.state.decisions >= decision_limit(self.game.program)
 
     def _observation(self) -> dict:
         return {"observation": tensor(self.match, self.seat), "action_mask": mask(self.match, self.seat)}

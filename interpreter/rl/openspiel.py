@@ -13,7 +13,7 @@ each with its exact probability). The engine's RNG is never read: the draws come
 chance actions (the runtime's `("draws", source)` hook). Observations are the seat's
 observation tensor and text (rulecraft.api); the information state string is everything the
 seat was told plus its view. Returns are `Match.returns(reward)`; a game its rules' `limit
-decisions` stops is terminal, its return shared equally ("win") or its scores so far ("score").
+decisions` (or engine.limits's default cap) stops is terminal, its return shared equally ("win") or its scores so far ("score").
 States serialize as their history (OpenSpiel's default) and games as their parameters.
 """
 from __future__ import annotations
@@ -28,12 +28,12 @@ import numpy as np
 import pyspiel
 
 from .. import api
+from ..engine.limits import decision_limit
 from ..engine.session import Session
 from ..check.modules import bundled_games
 from ..runtime.helpers import MAX_INT
 
 SHORT_NAME = "rulecraft"
-NO_LIMIT_LENGTH = 1_000_000     # MaxGameLength of rules with no `limit decisions`: the adapter's bound
 # OpenSpiel wants a default for every parameter: the first bundled game, by name
 PARAMETERS = {"game": sorted(bundled_games())[0], "players": 0, "options": "", "reward": ""}
 MAX_PLAYERS = 64
@@ -133,7 +133,7 @@ class RulecraftGame(pyspiel.Game):
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rc.num_actions, max_chance_outcomes=self.chance_base, num_players=n,
             min_utility=low, max_utility=high, utility_sum=total,
-            max_game_length=program.limit if program.limit is not None else NO_LIMIT_LENGTH)
+            max_game_length=decision_limit(program))
         params["players"] = n
         super().__init__(_game_type(utility), info, params)
 
@@ -180,9 +180,8 @@ class RulecraftState(pyspiel.State):
 
     @property
     def _truncated(self) -> bool:
-        limit = self._rc_game.program.limit
         m = self._match
-        return m is not None and not m.over and limit is not None and m.session.state.decisions >= limit
+        return m is not None and not m.over and m.session.state.decisions >= decision_limit(self._rc_game.program)
 
     def current_player(self):
         if self._outcomes is not None:

@@ -9,7 +9,8 @@ Observations are {"observation": the seat's observation tensor (rulecraft.tensor
 "action_mask": int8, 1 for each legal action} — the mask is all zeros when it is not the
 agent's turn. Actions are the game's action ids (`Discrete(game.num_actions)`). Rewards are 0
 until the end, then `Match.returns(reward)` ("win" by default with two or more seats, "score"
-for one). A game stopped by its rules' `limit decisions` is truncated.
+for one). A game stopped by its rules' `limit decisions` (engine.limits: or the default cap) is
+truncated.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..engine.limits import decision_limit
 from .common import game_of, mask, observation_box, tensor
 
 
@@ -107,8 +109,7 @@ class raw_env(AECEnv):
                 self.terminations[a] = True
             self.agent_selection = self.agents[0]
             return
-        limit = match.game.program.limit
-        if limit is not None and match.session.state.decisions >= limit:
+        if match.session.state.decisions >= decision_limit(match.game.program):
             for a in self.agents:
                 self.truncations[a] = True
             self.agent_selection = self.agents[0]

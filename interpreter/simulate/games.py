@@ -17,11 +17,9 @@ from ..agents.registry import agent_seed, make_agent
 from ..agents.search import estimate, side_of
 from ..agents.seat import act
 from ..engine import machine
+from ..engine.limits import decision_limit, past_limit
 from ..engine.session import Session, Table
 from ..runtime.errors import RulesRuntimeError
-
-MAX_DECISIONS = 20_000        # a game still going after this many decisions is stopped and counted as a timeout
-
 
 @attrs.frozen
 class Job:
@@ -50,6 +48,14 @@ class GameResult:
     trail: float = 0.0        # the eventual winner's mean deficit where it trailed (drama), or 0
     asked: tuple = ()         # per seat: the decisions it took
     seconds: tuple = ()       # per seat: the time its agent spent choosing
+
+
+def timeouts(program, results) -> str:
+    """One sentence for the games of a batch stopped at the decision limit, or "" when none was."""
+    k, n = sum(1 for r in results if r.timeout), len(results)
+    if not k:
+        return ""
+    return past_limit(program, "the game has" if n == 1 else f"{k} of the {n} games {'has' if k == 1 else 'have'}")
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -89,7 +95,7 @@ def play(job: Job) -> GameResult:
     values = {o.name: o.default for o in program.options}
     values.update(options)
     agents = [make_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(job.agents)]
-    limit = min(program.limit or MAX_DECISIONS, MAX_DECISIONS)
+    limit = decision_limit(program)      # a game still going then is stopped and counted as a timeout
     decisions = choices = offered = changes = 0
     tracks: list[list[float]] = [[] for _ in range(job.players)]
     asked, thought = [0] * job.players, [0.0] * job.players

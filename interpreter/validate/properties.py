@@ -15,8 +15,9 @@ from ..runtime.errors import RulesRuntimeError
 from ..engine import determinize, machine, observe, records, views
 from ..runtime.helpers import ShownLog, seal
 from ..engine.machine import IllegalDecision
+from ..engine.limits import decision_limit, past_limit
 
-DEFAULT_LIMIT = 5000
+ENDLESS = "the game ends"      # the property a game breaks by running past its limit (engine.limits)
 
 
 class PropertyFailure(Exception):
@@ -225,7 +226,7 @@ def check_save_load(m, step):
     return restored
 
 
-def play_checked(program, players, options, seed, pick, limit=None, deep=True) -> Outcome:
+def play_checked(program, players, options, seed, pick, deep=True) -> Outcome:
     """Play one game, choosing with `pick(n) -> index`, checking the properties as it goes.
 
     Cheap properties (places, invariants, the end, someone can move, refusal of an illegal
@@ -235,7 +236,7 @@ def play_checked(program, players, options, seed, pick, limit=None, deep=True) -
     """
     taken: list = []
     try:
-        return _play_checked(program, players, options, seed, pick, limit, deep, taken)
+        return _play_checked(program, players, options, seed, pick, deep, taken)
     except PropertyFailure as f:
         f.taken = list(taken)
         raise
@@ -246,7 +247,7 @@ def play_checked(program, players, options, seed, pick, limit=None, deep=True) -
         raise f from e
 
 
-def check_state(m, step, limit):
+def check_state(m, step):
     """The checks that depend on the state alone (so a replay can repeat them exactly)."""
     check_places(m, step)
     check_invariants(m, step)
@@ -259,19 +260,13 @@ def check_state(m, step, limit):
         machine.legal_options(m)          # every label can be shown
     except RulesRuntimeError as e:
         raise PropertyFailure("no runtime error", str(e), step) from None
-    if step >= limit:
-        raise PropertyFailure("the game ends", f"it has not ended after {limit} decisions (random play can keep a "
-                              "game going, e.g. drawing instead of playing: if these rules do end, raise "
-                              "`limit decisions N` to the longest game they allow)", step)
+    if step >= decision_limit(m.program):
+        raise PropertyFailure(ENDLESS, past_limit(m.program), step)
     return ids
 
 
-def game_limit(program) -> int:
-    return program.limit or DEFAULT_LIMIT
-
-
-def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> Outcome:
-    limit = limit or game_limit(program)
+def _play_checked(program, players, options, seed, pick, deep, taken) -> Outcome:
+    limit = decision_limit(program)
     # the costly checks run at the start and at one drawn step; save and load (slow YAML) at the drawn one only
     save_step = pick(min(limit, 128)) if deep else -1
     deep_steps = {0, save_step} if deep else set()
@@ -284,7 +279,7 @@ def _play_checked(program, players, options, seed, pick, limit, deep, taken) -> 
         raise PropertyFailure("no runtime error", str(e), 0) from None
     step = 0
     while True:
-        ids = check_state(m, step, limit)
+        ids = check_state(m, step)
         if ids is None:
             break
         check_refusal(m, step, others.randrange(program.action_count + 1) if program.action_count else 0)

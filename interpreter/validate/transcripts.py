@@ -99,7 +99,7 @@ def reproduce(session: Session, info: dict) -> tuple[bool, str]:
         return False, f"decision {d.get('number')} ('{legal[option_id]}') no longer makes the rules fail"
     step = len(session.history)
     try:
-        P.check_state(session.state, step, P.game_limit(session.program))
+        P.check_state(session.state, step)
     except P.PropertyFailure as f:
         return True, f"{prop_text(f.prop)} after decision {step}: {_detail(session, f)}"
     prop = info.get("property", "")
