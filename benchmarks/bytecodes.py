@@ -2,6 +2,7 @@
 """Python bytecodes executed per game: the interpreter against the hand-written Blackmore.
 
     python benchmarks/bytecodes.py [--players 4] [--games 100] [--top 15]
+    python benchmarks/bytecodes.py --game three-sisters --players 4 --games 10    (any game: the interpreter alone)
 
 Time on a shared machine is noisy; the number of bytecodes a game executes is not: the same
 seeds and the same random agent give the same count on every run. It is not time either (a
@@ -57,13 +58,22 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--top", type=int, default=15, help="functions listed on each side")
+    ap.add_argument("--game", default="blackmore",
+                    help="a bundled game or a .rules file (default blackmore, against the hand-written one)")
     args = ap.parse_args(argv)
 
     from rulecraft.loader import load
 
+    per_game = lambda c: sum(c.values()) / args.games  # noqa: E731
+    if args.game != "blackmore":
+        interp = count(interpreter_player(load(args.game), args.players), args.games)
+        print(f"{args.game}, {args.players} players, {args.games} games, random agent: bytecodes per game")
+        print(f"  interpreter  {per_game(interp):10,.0f}")
+        for name, n in interp.most_common(args.top):
+            print(f"  {n / args.games:9,.0f}  {name}")
+        return 0
     hand = count(handwritten_blackmore.direct_player(args.players), args.games)
     interp = count(interpreter_player(load("blackmore"), args.players), args.games)
-    per_game = lambda c: sum(c.values()) / args.games  # noqa: E731
     print(f"Blackmore, {args.players} players, {args.games} games, random agent: bytecodes per game")
     print(f"  hand-written {per_game(hand):10,.0f}")
     print(f"  interpreter  {per_game(interp):10,.0f}   ({per_game(interp) / per_game(hand):.2f}x)")
