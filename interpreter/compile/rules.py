@@ -319,7 +319,8 @@ class RuleGen(StatementGen):
         targets = [_Label() for _ in s.branches]
         other = _Label() if s.otherwise is not None else end
         for k, (cond, _body) in enumerate(s.branches):
-            self.line(f"{'if' if k == 0 else 'elif'} {self.x.test(cond)}:", cond.span)
+            test = self.cond_loop(cond, self.blocks[-1], 0) if k == 0 else self.x.test(cond)
+            self.line(f"{'if' if k == 0 else 'elif'} {test}:", cond.span)
             self.goto(targets[k], cond.span, 1)
         self.line("else:", s.span)
         self.goto(other, s.span, 1)
@@ -335,13 +336,15 @@ class RuleGen(StatementGen):
 
     def loop(self, s, test, enter, leave, slots):
         """A loop that can wait: a head block (if `test`: `enter` lines, into the body; else `leave`
-        lines, to the end), the body, back to the head."""
+        lines, to the end), the body, back to the head. A `while`'s `test` is its condition (IR):
+        the head computes it, with lines of its own if need be (StatementGen.cond_loop)."""
         end = _Label()
         top = self.new_block(s.span)
         body = _Label()
         if isinstance(s, ir.While):
             for text in TICK:
                 self.line(text, s.span)
+            test = self.cond_loop(test, self.blocks[-1], 0)
         self.wrote(slots)
         self.line(f"if {test}:", s.span)
         for text in enter:
@@ -368,7 +371,7 @@ class RuleGen(StatementGen):
         return _Goto(target, always=True)
 
     def flat_While(self, s):
-        self.loop(s, self.x.test(s.cond), (), (), ())
+        self.loop(s, s.cond, (), (), ())
 
     def flat_For(self, s):
         lst, i = f"v{s.list_slot}", f"v{s.index_slot}"
@@ -431,8 +434,14 @@ class RuleGen(StatementGen):
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
             seq = x.seq(s.domain)
-            if s.where is not None:
+            if s.where is not None and not self.LOOPS:
                 self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
+            elif s.where is not None:
+                self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
+                self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
+                                                (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
+                               self.blocks[-1], 0, s.span, into="_xs")
+                self.line("_xs = tuple(_xs)", s.span)
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
             unique = self.distinct(s.domain)

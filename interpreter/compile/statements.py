@@ -218,7 +218,8 @@ class StatementGen:
     def nat_Let(self, s, out, ind):
         first, names = self.x.compute_first([s.value], ind, s.span)
         out += first
-        out.append((ind, f"v{s.slot} = {self.x.src(s.value)}", s.span))
+        built = self.list_loop(s.value, out, ind, s.span)
+        out.append((ind, f"v{s.slot} = {self.x.src(s.value) if built is None else f'tuple({built})'}", s.span))
         self.x.forget(names)
         self.bound(f"v{s.slot}", s.value, out, ind, s.span)
 
@@ -325,7 +326,8 @@ class StatementGen:
         for k, (cond, body) in enumerate(s.branches):
             first, names = self.x.compute_first([cond], ind, cond.span) if k == 0 else ([], [])
             out += first
-            out.append((ind, f"{'if' if k == 0 else 'elif'} {self.x.test(cond)}:", cond.span))
+            test = self.cond_loop(cond, out, ind) if k == 0 else self.x.test(cond)
+            out.append((ind, f"{'if' if k == 0 else 'elif'} {test}:", cond.span))
             self.x.forget(names)
             self.nat_block(body, out, ind + 1, s.span)
         if s.otherwise is not None:
@@ -345,7 +347,14 @@ class StatementGen:
         self.nat_loop_body(s.body, out, ind + 1, s.span)
 
     def nat_While(self, s, out, ind):
-        out.append((ind, f"while {self.x.test(s.cond)}:", s.span))
+        before = []
+        test = self.cond_loop(s.cond, before, ind + 1)
+        if before:          # the condition computed by lines of its own, at each turn
+            out.append((ind, "while True:", s.span))
+            out += before
+            out.append((ind + 1, f"if not {test}: break", s.span))
+        else:
+            out.append((ind, f"while {test}:", s.span))
         for line in TICK:
             out.append((ind + 1, line, s.span))
         self.nat_loop_body(s.body, out, ind + 1, s.span)
@@ -372,3 +381,68 @@ class StatementGen:
         raise AssertionError("a rule that never waits has only Python loops")
 
     stop_text = "return"
+
+    # ------------------------------------------------------------ comprehensions as loops
+    # On CPython 3.11 each comprehension computed makes a function object and calls it (3.12 inlines
+    # them: PEP 709). Where a statement computes one whole and first — a `let`'s value, a choice's
+    # options, an `if`'s or a `while`'s condition that is `any`/`all` of one — it is a loop of the
+    # rule's own function instead: the same elements in the same order, the same early stop, the
+    # parts that are the same for every element computed once before it, as in the comprehension.
+    LOOPS = True        # (benchmarks compare with and without)
+
+    @staticmethod
+    def single_for(e):
+        """The comprehension `e` is or wraps (`[x for …]`), when it has one `for`; else None."""
+        if isinstance(e, ir.ListLit) and len(e.items) == 1:
+            e = e.items[0]
+        return e if isinstance(e, ir.Comprehension) and len(e.fors) == 1 else None
+
+    def loop_over(self, f, element, out, ind, span, condition=None) -> None:
+        """`for v in seq:` over a comprehension's `for` f, and under it `element(test, ind)`'s lines,
+        where test is the filter's source (or None) — the parts computed once written first."""
+        seq = self.x.seq(f.iterable)
+        scope = self.x.enter_loop({f.slot})
+        try:
+            test = self.x.test(f.cond) if f.cond is not None else None
+            body = element(test, ind + 1)
+        finally:
+            self.x.leave_loop(scope)
+        out += [(ind, f"{name} = {source}", span) for name, source in scope.parts]
+        out.append((ind, f"for v{f.slot} in {seq}:", span))
+        out += [(i, text, span) for i, text in body]
+
+    def list_loop(self, e, out, ind, span, into=None):
+        """A comprehension that a statement computes whole, as a loop filling a Python list: its name
+        (`into`, or a fresh one), the lines in `out`; None when `e` is no comprehension of one `for`
+        (or one that gives every element as it is)."""
+        c = self.single_for(e) if self.LOOPS else None
+        if c is None or (c.fors[0].cond is None and isinstance(c.element, ir.Local) and c.element.slot == c.fors[0].slot):
+            return None
+        name = into or self.ns.fresh("_t")
+        out.append((ind, f"{name} = []", span))
+
+        def element(test, i):
+            append = f"{name}.append({self.x.src(c.element)})"
+            return [(i, f"if {test}: {append}")] if test is not None else [(i, append)]
+        self.loop_over(c.fors[0], element, out, ind, span)
+        return name
+
+    def cond_loop(self, cond, out, ind) -> str:
+        """The source of a condition to test; `any`/`all` of a comprehension of one `for` is computed
+        by lines written to `out` first (a loop that stops at the deciding element), its truth a name."""
+        call = cond.operand if isinstance(cond, ir.Not) else cond
+        c = self.single_for(call.args[0]) if self.LOOPS and isinstance(call, ir.BuiltinCall) and call.name in ("any", "all") \
+            and len(call.args) == 1 else None
+        if c is None:
+            return self.x.test(cond)
+        found = call.name == "any"          # what an element that decides makes of the whole
+        flag = self.ns.fresh("_a")
+        out.append((ind, f"{flag} = {not found}", cond.span))
+
+        def element(test, i):
+            truth = self.x.test(c.element)
+            decides = f"({truth})" if found else f"not ({truth})"
+            when = decides if test is None else f"({test}) and {decides}"
+            return [(i, f"if {when}:"), (i + 1, f"{flag} = {found}"), (i + 1, "break")]
+        self.loop_over(c.fors[0], element, out, ind, cond.span)
+        return f"(not {flag})" if cond is not call else flag

@@ -1,0 +1,99 @@
+"""Comprehensions a statement computes are loops of the rule's own function (StatementGen.list_loop,
+cond_loop): a `let`'s value, a choice's options, `any`/`all` as an `if`'s or a `while`'s condition.
+
+The loop must give what the comprehension gave, element by element, and stop where `any`/`all`
+stops; were it to differ, a game would go wrong with no error. So every bundled game and example
+is compiled both ways and random games are compared decision by decision (the options offered,
+the chooser, the result); and small rules show the loops in the generated code and the early stop.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import rulecraft
+from rulecraft.compile import codegen
+from rulecraft.compile.statements import StatementGen
+from rulecraft.engine import machine
+from rulecraft.loader import load, load_file
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = rulecraft.game_names() + sorted(str(p) for p in (ROOT / "examples").glob("*.rules"))
+
+
+def trace(program, players: int, seed: int) -> list:
+    """A random game's course: at each decision the chooser and the options, then the result."""
+    m = machine.new_game(program, players, None, seed)
+    agent = random.Random(seed)
+    out = []
+    while m.result is None:
+        ids = machine.legal_ids(m)
+        out.append((m.pending[1], ids))
+        machine.decide(m, ids[agent.randrange(len(ids))])
+    return out + [m.result]
+
+
+@pytest.mark.parametrize("ref", GAMES, ids=[Path(g).stem for g in GAMES])
+def test_loops_play_the_games_comprehensions_play(ref, monkeypatch):
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    with_loops = load(ref)
+    monkeypatch.setattr(StatementGen, "LOOPS", False)
+    without = load(ref)
+    for players in sorted({with_loops.min_players, with_loops.max_players}):
+        for seed in range(4):
+            assert trace(with_loops, players, seed) == trace(without, players, seed), (players, seed)
+
+
+RULES = '''game "Loops"
+players 2
+card Stone(weight: 0..5) named "stone {weight}"
+cards stones = [Stone(w) for w in 0..5]
+zone heap of Stone
+zone hand of Stone per player
+var found: Int = 0
+rule play:
+    move stones to heap
+    move Stone("stone 4") to player(1).hand
+    let heavy = [s.weight for s in heap if s.weight > 2]
+    found = sum(heavy)
+    # player 2's hand is empty: `top` of it fails, but `any` has decided at player 1
+    if any(top(p.hand).weight > 3 for p in players):
+        found = found + 100
+    while all(size(p.hand) < 3 for p in players):
+        move top(heap) to player(2).hand
+    player(1) chooses s in heap where s.weight != 1 as "take {s}":
+        move s to player(1).hand
+'''
+
+
+def generated(path) -> str:
+    out = []
+    original = codegen.Namespace.define
+
+    def define(self, name, head, lines, label, span=None):
+        out.append(head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _ in lines))
+        return original(self, name, head, lines, label, span)
+    codegen.Namespace.define = define
+    try:
+        program = load_file(path)
+    finally:
+        codegen.Namespace.define = original
+    return program, "".join(out)
+
+
+def test_the_loops_are_in_the_code_and_stop_early(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = tmp_path / "loops.rules"
+    path.write_text(RULES)
+    program, source = generated(path)
+    play = source[source.index("def W"):]
+    assert "any(" not in play and "all(" not in play and " for v" not in play.replace("    for v", "")
+    assert play.count("break") == 3 and "_xs.append(" in play and "_t" in play    # any, all, and the while left
+    m = machine.new_game(program, 2, None, 0)
+    found = next(v.slot for v in program.vars if v.name == "found")
+    assert m.vars[found] == 3 + 5 + 100
+    # the while moved cards until player 2 held 3 (stones 5, 3, 2 from the top of the heap)
+    labels = [o.label for o in machine.legal_options(m)]
+    assert labels == ["take stone 0"], labels
