@@ -434,24 +434,36 @@ class RuleGen(StatementGen):
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
             seq = x.seq(s.domain)
+            unique = self.distinct(s.domain)
+            formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
+            fused = self.LOOPS and s.where is not None and unique and formula is not None
             if s.where is not None and not self.LOOPS:
                 self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             elif s.where is not None:
                 self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
+                if fused:                    # ... and their ids with them
+                    self.line("_ids = []", s.span)
+                also = f"; _ids.append({formula.format(x=f'v{s.slot}')})" if fused else ""
                 self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
                                                 (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
-                               self.blocks[-1], 0, s.span, into="_xs")
+                               self.blocks[-1], 0, s.span, into="_xs", also=also)
                 self.line("_xs = tuple(_xs)", s.span)
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
-            unique = self.distinct(s.domain)
             if not unique:
                 self.line("_xs = tuple(dict.fromkeys(_xs))", s.span)    # a list may repeat a value: offer it once
             self.line("if True:" if always else "if _xs:", s.span)
-            ids = self.ids_src(elem, s.domain, info)
-            if s.may:
-                ids = f"{ids} + ({info.offset + size},)"
-            self.line(f"_ids = {ids}", s.span, 1)
+            passing = f" + ({info.offset + size},)" if s.may else ""
+            if formula is None:
+                self.line(f"_ids = _xs{passing}", s.span, 1)
+            elif fused:
+                self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
+            elif self.LOOPS:
+                self.line("_ids = []", s.span, 1)
+                self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, 1)
+                self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
+            else:
+                self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, 1)
         self.line(f"_who = {x.src(s.chooser)}", s.span, 1)
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
@@ -556,20 +568,21 @@ class RuleGen(StatementGen):
             return lambda m, fr: ("choose ", rt_seg_card(m, fr[k], hidden))
         return lambda m, fr: (f"choose {fmt(m, fr[k])}",)
 
-    def ids_src(self, elem, domain, info) -> str:
-        """Source of the option ids of the options `_xs` (offset + position in the universe)."""
+    def id_formula(self, elem, domain, info):
+        """The option id of an option `{x}` (offset + its position in the universe), as a format
+        string; None when the ids are the values themselves."""
         off = info.offset
         if isinstance(elem, T.PairT):
             position = self.ns.const(self.layout.universe(elem, domain)[1])
-            return f"tuple([{off} + {position}(x) for x in _xs])"
+            return f"{off} + {position}({{x}})"
         if isinstance(elem, T.CardT):
             ids = self.layout.cards_by_type.get(elem.name, ())
             if ids and list(ids) == list(range(ids[0], ids[0] + len(ids))):
                 shift = off - ids[0]        # the cards of the type are numbered in a row
-                return "_xs" if shift == 0 else f"tuple([{shift} + x for x in _xs])"
-            return f"tuple([{off} + {self.ns.const(self.layout.card_positions(elem.name))}[x] for x in _xs])"
+                return None if shift == 0 else f"{shift} + {{x}}"
+            return f"{off} + {self.ns.const(self.layout.card_positions(elem.name))}[{{x}}]"
         if elem is T.INT and getattr(domain, "kind", None) == "range":
-            return f"tuple([{off - domain.lo} + x for x in _xs])"
+            return f"{off - domain.lo} + {{x}}"
         if elem is T.BOOL:
-            return f"tuple([{off} + int(x) for x in _xs])"
-        return f"tuple([{off} + x for x in _xs])"
+            return f"{off} + int({{x}})"
+        return f"{off} + {{x}}"

@@ -397,23 +397,25 @@ class StatementGen:
             e = e.items[0]
         return e if isinstance(e, ir.Comprehension) and len(e.fors) == 1 else None
 
-    def loop_over(self, f, element, out, ind, span, condition=None) -> None:
-        """`for v in seq:` over a comprehension's `for` f, and under it `element(test, ind)`'s lines,
-        where test is the filter's source (or None) — the parts computed once written first."""
+    def loop_over(self, f, element, out, ind, span) -> None:
+        """`for v in seq:` over a comprehension's `for` f, and under it `element(test, lines, ind)`'s
+        lines, where test is the filter's source (or None; an `any`/`all` in it is a loop too) —
+        the parts computed once written first."""
         seq = self.x.seq(f.iterable)
         scope = self.x.enter_loop({f.slot})
+        body = []
         try:
-            test = self.x.test(f.cond) if f.cond is not None else None
-            body = element(test, ind + 1)
+            test = self.cond_loop(f.cond, body, ind + 1) if f.cond is not None else None
+            element(test, body, ind + 1)
         finally:
             self.x.leave_loop(scope)
         out += [(ind, f"{name} = {source}", span) for name, source in scope.parts]
         out.append((ind, f"for v{f.slot} in {seq}:", span))
-        out += [(i, text, span) for i, text in body]
+        out += [(i, text, span) for i, text, *_ in body]
 
-    def list_loop(self, e, out, ind, span, into=None):
+    def list_loop(self, e, out, ind, span, into=None, also=""):
         """A comprehension that a statement computes whole, as a loop filling a Python list: its name
-        (`into`, or a fresh one), the lines in `out`; None when `e` is no comprehension of one `for`
+        (`into`, or a fresh one), the lines in `out` (`also`: more for each element, after a `;`); None when `e` is no comprehension of one `for`
         (or one that gives every element as it is)."""
         c = self.single_for(e) if self.LOOPS else None
         if c is None or (c.fors[0].cond is None and isinstance(c.element, ir.Local) and c.element.slot == c.fors[0].slot):
@@ -421,9 +423,9 @@ class StatementGen:
         name = into or self.ns.fresh("_t")
         out.append((ind, f"{name} = []", span))
 
-        def element(test, i):
-            append = f"{name}.append({self.x.src(c.element)})"
-            return [(i, f"if {test}: {append}")] if test is not None else [(i, append)]
+        def element(test, lines, i):
+            append = f"{name}.append({self.x.src(c.element)}){also}"
+            lines.append((i, f"if {test}: {append}") if test is not None else (i, append))
         self.loop_over(c.fors[0], element, out, ind, span)
         return name
 
@@ -439,10 +441,10 @@ class StatementGen:
         flag = self.ns.fresh("_a")
         out.append((ind, f"{flag} = {not found}", cond.span))
 
-        def element(test, i):
+        def element(test, lines, i):
             truth = self.x.test(c.element)
             decides = f"({truth})" if found else f"not ({truth})"
             when = decides if test is None else f"({test}) and {decides}"
-            return [(i, f"if {when}:"), (i + 1, f"{flag} = {found}"), (i + 1, "break")]
+            lines += [(i, f"if {when}:"), (i + 1, f"{flag} = {found}"), (i + 1, "break")]
         self.loop_over(c.fors[0], element, out, ind, cond.span)
         return f"(not {flag})" if cond is not call else flag
