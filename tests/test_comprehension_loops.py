@@ -97,3 +97,43 @@ def test_the_loops_are_in_the_code_and_stop_early(tmp_path, monkeypatch):
     # the while moved cards until player 2 held 3 (stones 5, 3, 2 from the top of the heap)
     labels = [o.label for o in machine.legal_options(m)]
     assert labels == ["take stone 0"], labels
+
+
+BEST = '''game "Best"
+players 2
+enum Colour: Red, Blue, Green, White
+card Stone(colour: Colour, weight: 0..5) named "{colour} {weight}"
+cards stones = [Stone(Red, 3), Stone(Blue, 5), Stone(Green, 5), Stone(White, 1), Stone(Red, 1)]
+zone heap of Stone
+def heaviest(xs: List[Stone]): Stone =
+    let big = [s for s in xs if s.weight > 2]
+    let pool = if empty(big) then xs else big
+    max(s in pool by s.weight)
+def lightest(xs: List[Stone]): Stone =
+    let pool = [s for s in xs]
+    min(s in pool by s.weight)
+rule play:
+    move stones to heap
+    say "{heaviest(list(heap))}, {lightest(list(heap))}, {heaviest([s for s in list(heap) if s.weight < 2])}"
+    say "{heaviest([s for s in list(heap) if s.weight > 9])}"
+'''
+
+
+def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
+    """A def with `let`s is a function of statements; `max`/`min … by` there is a loop giving the
+    first of the best, as Python's max and min do, and of nothing the rules' failure, where the
+    rule used the def (as before: a def's own line is not in the message)."""
+    from rulecraft.engine.observe import render
+    from rulecraft.runtime.errors import RulesRuntimeError
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = tmp_path / "best.rules"
+    path.write_text(BEST)
+    program, source = generated(path)
+    heaviest = source[source.index("def D"):]
+    heaviest = heaviest[:heaviest.index("\ndef ")]
+    assert "rt_max_by" not in heaviest and "lambda" not in heaviest and "for v" in heaviest
+    sink = []
+    with pytest.raises(RulesRuntimeError) as failed:
+        machine.new_game(program, 2, None, 0, sink=sink)
+    assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1"]
+    assert "max of nothing" in str(failed.value) and "best.rules:17:5" in str(failed.value)

@@ -87,6 +87,7 @@ class ExprGen:
         self.diags = diags
         self.def_names: dict = {}
         self.inlining: set = set()
+        self.statements = None       # the StatementGen writing a def's function body, once there is one
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.const_values: dict = {} # const name -> the source of its value, once computed
@@ -509,10 +510,12 @@ class ExprGen:
             loops, self.loops = self.loops, []
             local_types, self.local_types = self.local_types, {}
             inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
-            body = self.src(d.body)
+            # its lets and result as statements (StatementGen.def_lines), or one expression
+            lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
+                else [(1, f"return {self.src(d.body)}", d.span)]
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
             self.inlining = inlining
-            self.ns.define(fname, f"def {fname}({params}):", [(1, f"return {body}", d.span)], f"def {e.name}", d.span)
+            self.ns.define(fname, f"def {fname}({params}):", lines, f"def {e.name}", d.span)
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
     def substituted(self, body, args) -> str:

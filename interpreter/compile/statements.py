@@ -93,6 +93,7 @@ class StatementGen:
         self.layout = layout
         self.ns = ns
         self.x = exprs
+        exprs.statements = self
         self.waits = analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
@@ -218,8 +219,7 @@ class StatementGen:
     def nat_Let(self, s, out, ind):
         first, names = self.x.compute_first([s.value], ind, s.span)
         out += first
-        built = self.list_loop(s.value, out, ind, s.span)
-        out.append((ind, f"v{s.slot} = {self.x.src(s.value) if built is None else f'tuple({built})'}", s.span))
+        out.append((ind, f"v{s.slot} = {self.value_lines(s.value, out, ind, s.span)}", s.span))
         self.x.forget(names)
         self.bound(f"v{s.slot}", s.value, out, ind, s.span)
 
@@ -428,6 +428,64 @@ class StatementGen:
             lines.append((i, f"if {test}: {append}") if test is not None else (i, append))
         self.loop_over(c.fors[0], element, out, ind, span)
         return name
+
+    def value_lines(self, e, out, ind, span) -> str:
+        """The source of a value a statement computes whole and first (a `let`'s, a def's result):
+        a comprehension of one `for` (a tuple of a list_loop), `max`/`min … by` (a loop with no key
+        function called), a conditional value of such values, lines written to `out` first."""
+        if not self.LOOPS:
+            return self.x.src(e)
+        built = self.list_loop(e, out, ind, span)
+        if built is not None:
+            return f"tuple({built})"
+        if isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e):
+            return self.best_loop(e, out, ind, span)
+        if isinstance(e, ir.Cond) and any(self.loopable(x) for x in (e.then, e.other)):
+            value = self.ns.fresh("_v")
+            out.append((ind, f"if {self.cond_loop(e.test, out, ind)}:", span))
+            for branch, head in ((e.then, None), (e.other, "else:")):
+                if head:
+                    out.append((ind, head, span))
+                lines = []
+                source = self.value_lines(branch, lines, ind + 1, span)
+                out += lines
+                out.append((ind + 1, f"{value} = {source}", span))
+            return value
+        return self.x.src(e)
+
+    def loopable(self, e) -> bool:
+        return self.single_for(e) is not None or isinstance(e, ir.Cond) and (self.loopable(e.then) or self.loopable(e.other)) \
+            or isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e)
+
+    def best_loop(self, call, out, ind, span) -> str:
+        """`max(x in xs by key)` (or min) as a loop: the first element whose key is the largest
+        (smallest), as Python's max and min give; of nothing, the rules' failure."""
+        b = call.args[0]
+        xs = self.once(self.x.seq(b.iterable), self.ns.fresh("_q"), out, ind, span)
+        best, key, most, first = (self.ns.fresh(n) for n in ("_b", "_k", "_m", "_f"))
+        out.append((ind, f"if not {xs}: rt_nothing({call.name!r})", span))
+        scope = self.x.enter_loop({b.slot})
+        try:
+            source = self.x.src(b.key)
+        finally:
+            self.x.leave_loop(scope)
+        out += [(ind, f"{name} = {part}", span) for name, part in scope.parts]
+        out.append((ind, f"{first} = True", span))
+        out.append((ind, f"for v{b.slot} in {xs}:", span))
+        out.append((ind + 1, f"{key} = {source}", span))
+        better = ">" if call.name == "max" else "<"
+        out.append((ind + 1, f"if {first} or {key} {better} {most}: {first} = False; {most} = {key}; {best} = v{b.slot}",
+                    span))
+        return best
+
+    def def_lines(self, body, span) -> list:
+        """A def's function body: its `let`s as statements (their values by value_lines), then its result."""
+        lines = []
+        while isinstance(body, ir.LetIn):
+            lines.append((1, f"v{body.slot} = {self.value_lines(body.value, lines, 1, body.span)}", body.span))
+            body = body.body
+        lines.append((1, f"return {self.value_lines(body, lines, 1, span)}", span))
+        return lines
 
     def cond_loop(self, cond, out, ind) -> str:
         """The source of a condition to test; `any`/`all` of a comprehension of one `for` is computed

@@ -133,15 +133,20 @@ def rt_first(xs):
     raise RuleFailure("first(…): no element meets the condition (or the list is empty)")
 
 
+def rt_nothing(what):
+    """`max`/`min` of an empty list: a sentence for the rule author."""
+    raise RuleFailure(f"{what} of nothing")
+
+
 def rt_max_by(xs, key):
     if not xs:
-        raise RuleFailure("max of nothing")
+        rt_nothing("max")
     return max(xs, key=key)      # the first of the largest, as the docs promise
 
 
 def rt_min_by(xs, key):
     if not xs:
-        raise RuleFailure("min of nothing")
+        rt_nothing("min")
     return min(xs, key=key)
 
 
