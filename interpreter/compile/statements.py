@@ -440,6 +440,10 @@ class StatementGen:
             return f"tuple({built})"
         if isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e):
             return self.best_loop(e, out, ind, span)
+        if isinstance(e, ir.BuiltinCall) and e.name in ("any", "all") and len(e.args) == 1 and self.single_for(e.args[0]):
+            return self.cond_loop(e, out, ind)
+        if isinstance(e, ir.BuiltinCall) and e.name in ("sum", "count") and len(e.args) == 1 and self.single_for(e.args[0]):
+            return self.total_loop(e, self.single_for(e.args[0]), out, ind, span)
         if isinstance(e, ir.Cond) and any(self.loopable(x) for x in (e.then, e.other)):
             value = self.ns.fresh("_v")
             out.append((ind, f"if {self.cond_loop(e.test, out, ind)}:", span))
@@ -455,7 +459,24 @@ class StatementGen:
 
     def loopable(self, e) -> bool:
         return self.single_for(e) is not None or isinstance(e, ir.Cond) and (self.loopable(e.then) or self.loopable(e.other)) \
-            or isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e)
+            or isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e) \
+            or isinstance(e, ir.BuiltinCall) and e.name in ("any", "all", "sum", "count") and len(e.args) == 1 \
+            and self.single_for(e.args[0]) is not None
+
+    def total_loop(self, call, c, out, ind, span) -> str:
+        """`sum` of a comprehension (or `count`: how many of its elements are true) as a loop adding up."""
+        total = self.ns.fresh("_n")
+        out.append((ind, f"{total} = 0", span))
+
+        def element(test, lines, i):
+            if call.name == "sum":
+                add, when = f"{total} += {self.x.src(c.element)}", test
+            else:
+                add, truth = f"{total} += 1", self.x.test(c.element)
+                when = f"({truth})" if test is None else f"({test}) and ({truth})"
+            lines.append((i, f"if {when}: {add}") if when is not None else (i, add))
+        self.loop_over(c.fors[0], element, out, ind, span)
+        return total
 
     def best_loop(self, call, out, ind, span) -> str:
         """`max(x in xs by key)` (or min) as a loop: the first element whose key is the largest
