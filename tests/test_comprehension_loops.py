@@ -115,10 +115,14 @@ def lightest(xs: List[Stone]): Stone =
 def weight(xs: List[Stone]): Int = sum(s.weight for s in xs if s.colour != Blue)
 def heavy(xs: List[Stone]): Int = count(s.weight > 2 for s in xs if s.colour != Green)
 def all_light(xs: List[Stone]): Bool = all(s.weight < 5 for s in xs)
+def plus(xs: List[Stone]): Int = size(xs) * 100 + sum(s.weight for s in xs)
+def first_heavy(xs: List[Stone]): Stone = first(s in xs where s.weight > 4)
 rule play:
     move stones to heap
     say "{heaviest(list(heap))}, {lightest(list(heap))}, {heaviest([s for s in list(heap) if s.weight < 2])}"
     say "{weight(list(heap))} {heavy(list(heap))} {all_light(list(heap))} {all_light([s for s in list(heap) if s.weight < 5])}"
+    say "{plus(list(heap))} {first_heavy(list(heap))}"
+    say "{first_heavy([s for s in list(heap) if s.colour == Red])}"
     say "{heaviest([s for s in list(heap) if s.weight > 9])}"
 '''
 
@@ -140,6 +144,11 @@ def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
     sink = []
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(program, 2, None, 0, sink=sink)
-    assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1", "10 2 no yes"]
-    assert "max of nothing" in str(failed.value) and "best.rules:21:5" in str(failed.value)
+    assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1", "10 2 no yes", "515 Blue 5"]
+    assert "first(…): no element meets" in str(failed.value) and "best.rules:24:5" in str(failed.value)
     assert "sum(" not in source and "len([" not in source and "all(" not in source
+    # without that line, the next fails: `max` of nothing, at the line that used the def
+    path.write_text(BEST.replace('    say "{first_heavy([s for s in list(heap) if s.colour == Red])}"\n', ""))
+    with pytest.raises(RulesRuntimeError) as failed:
+        machine.new_game(load_file(path), 2, None, 0, sink=[])
+    assert "max of nothing" in str(failed.value) and "best.rules:24:5" in str(failed.value)

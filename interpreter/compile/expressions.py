@@ -88,6 +88,7 @@ class ExprGen:
         self.def_names: dict = {}
         self.inlining: set = set()
         self.statements = None       # the StatementGen writing a def's function body, once there is one
+        self.named: dict = {}        # id(node) -> the name of its value, computed by the statement's lines first
         self.subst = None            # while a def is inlined: its parameter slots -> argument source
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.const_values: dict = {} # const name -> the source of its value, once computed
@@ -128,6 +129,8 @@ class ExprGen:
         return self.walked[id(n)][2]
 
     def src(self, e) -> str:
+        if self.named and id(e) in self.named:
+            return self.named[id(e)]        # computed by lines of the statement before it (StatementGen.value_lines)
         if self.loops and type(e) in _MOVABLE and self.movable(e):
             scope = self.scope_for(e)
             if scope is not None:
@@ -221,6 +224,8 @@ class ExprGen:
     def seq(self, e) -> str:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
         or for a comprehension a Python list (no tuple is made of what is not kept)."""
+        if self.named and id(e) in self.named:
+            return self.named[id(e)]
         if isinstance(e, ir.ListLit) and len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
             e = e.items[0]
         if isinstance(e, ir.Comprehension):

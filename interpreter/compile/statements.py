@@ -444,6 +444,20 @@ class StatementGen:
             return self.cond_loop(e, out, ind)
         if isinstance(e, ir.BuiltinCall) and e.name in ("sum", "count") and len(e.args) == 1 and self.single_for(e.args[0]):
             return self.total_loop(e, self.single_for(e.args[0]), out, ind, span)
+        if self.finds(e):
+            return self.first_loop(e.args[0], out, ind, span)
+        if isinstance(e, (ir.BinOp, ir.Compare)) and (self.loopable(e.left) or self.loopable(e.right)) \
+                and (self.loopable(e.left) or safe(e.left, defs=self.prog.defs)):
+            # the operands computed first, in order (the left one first, as in the expression)
+            named = self.x.named
+            for part in (e.left, e.right):
+                if self.loopable(part):
+                    named[id(part)] = self.value_lines(part, out, ind, span)
+            try:
+                return self.x.src(e)
+            finally:
+                named.pop(id(e.left), None)
+                named.pop(id(e.right), None)
         if isinstance(e, ir.Cond) and any(self.loopable(x) for x in (e.then, e.other)):
             value = self.ns.fresh("_v")
             out.append((ind, f"if {self.cond_loop(e.test, out, ind)}:", span))
@@ -457,8 +471,25 @@ class StatementGen:
             return value
         return self.x.src(e)
 
+    @staticmethod
+    def finds(e) -> bool:
+        """Is `e` a `first(x in xs where c)`?"""
+        return isinstance(e, ir.BuiltinCall) and e.name == "first" and len(e.args) == 1 and isinstance(e.args[0], ir.FindWhere)
+
+    def first_loop(self, find, out, ind, span) -> str:
+        """`first(x in xs where c)` as a loop that stops at the first; none is the rules' failure."""
+        found = self.ns.fresh("_r")
+
+        def element(test, lines, i):
+            lines += [(i, f"if {test}:"), (i + 1, f"{found} = v{find.slot}"), (i + 1, "break")]
+        self.loop_over(ir.CompFor(find.slot, find.iterable, find.cond, span), element, out, ind, span)
+        out += [(ind, "else:", span), (ind + 1, "rt_first(())", span)]
+        return found
+
     def loopable(self, e) -> bool:
-        return self.single_for(e) is not None or isinstance(e, ir.Cond) and (self.loopable(e.then) or self.loopable(e.other)) \
+        if isinstance(e, (ir.BinOp, ir.Compare)):
+            return (self.loopable(e.left) or self.loopable(e.right)) and (self.loopable(e.left) or safe(e.left, defs=self.prog.defs))
+        return self.finds(e) or self.single_for(e) is not None or isinstance(e, ir.Cond) and (self.loopable(e.then) or self.loopable(e.other)) \
             or isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e) \
             or isinstance(e, ir.BuiltinCall) and e.name in ("any", "all", "sum", "count") and len(e.args) == 1 \
             and self.single_for(e.args[0]) is not None
