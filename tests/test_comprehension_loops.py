@@ -116,12 +116,22 @@ def weight(xs: List[Stone]): Int = sum(s.weight for s in xs if s.colour != Blue)
 def heavy(xs: List[Stone]): Int = count(s.weight > 2 for s in xs if s.colour != Green)
 def all_light(xs: List[Stone]): Bool = all(s.weight < 5 for s in xs)
 def plus(xs: List[Stone]): Int = size(xs) * 100 + sum(s.weight for s in xs)
+def fits(xs: List[Stone], k: Colour, strict: Bool): Bool = match k:
+    Red -> all(s.weight < 5 for s in xs)
+    Blue -> strict and any(s.weight == 5 for s in xs)
+    Green -> not any(s.weight == 4 for s in xs) or size(xs) > 9
+    White -> true
 def first_heavy(xs: List[Stone]): Stone = first(s in xs where s.weight > 4)
 rule play:
     move stones to heap
     say "{heaviest(list(heap))}, {lightest(list(heap))}, {heaviest([s for s in list(heap) if s.weight < 2])}"
     say "{weight(list(heap))} {heavy(list(heap))} {all_light(list(heap))} {all_light([s for s in list(heap) if s.weight < 5])}"
     say "{plus(list(heap))} {first_heavy(list(heap))}"
+    say "{fits(list(heap), Red, true)} {fits(list(heap), Blue, true)} {fits(list(heap), Blue, false)} {fits(list(heap), Green, false)} {fits(list(heap), White, false)}"
+    if size(heap) > 0 and not any(s.weight > 4 for s in heap):
+        say "none heavy"
+    else if size(heap) > 4 and all(s.weight > 0 for s in heap):
+        say "all weigh"
     say "{first_heavy([s for s in list(heap) if s.colour == Red])}"
     say "{heaviest([s for s in list(heap) if s.weight > 9])}"
 '''
@@ -144,11 +154,39 @@ def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
     sink = []
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(program, 2, None, 0, sink=sink)
-    assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1", "10 2 no yes", "515 Blue 5"]
-    assert "first(…): no element meets" in str(failed.value) and "best.rules:24:5" in str(failed.value)
-    assert "sum(" not in source and "len([" not in source and "all(" not in source
+    assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1", "10 2 no yes", "515 Blue 5", "no yes no yes yes", "all weigh"]
+    assert "first(…): no element meets" in str(failed.value) and "best.rules:34:5" in str(failed.value)
+    assert "sum(" not in source and "len([" not in source and "all(" not in source and "any(" not in source
     # without that line, the next fails: `max` of nothing, at the line that used the def
     path.write_text(BEST.replace('    say "{first_heavy([s for s in list(heap) if s.colour == Red])}"\n', ""))
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(load_file(path), 2, None, 0, sink=[])
-    assert "max of nothing" in str(failed.value) and "best.rules:24:5" in str(failed.value)
+    assert "max of nothing" in str(failed.value) and "best.rules:34:5" in str(failed.value)
+
+
+WAITING = '''game "Waiting"
+players 2
+card Stone(weight: 0..5) named "stone {weight}"
+cards stones = [Stone(w) for w in 0..5]
+zone heap of Stone
+zone hand of Stone per player
+rule play:
+    move stones to heap
+    if size(heap) == 0 or any(s.weight > 5 for s in heap):
+        player(1) chooses s in heap as "never {s}":
+            pass
+    else if size(heap) > 4 and all(s.weight < 6 for s in heap):
+        player(1) chooses s in heap where s.weight > 3 as "take {s}":
+            move s to player(1).hand
+'''
+
+
+def test_an_else_if_computed_by_lines_in_a_rule_that_waits(tmp_path, monkeypatch):
+    """An `else if` whose condition is a loop is tested under an `else:`, in a rule that waits too."""
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = tmp_path / "waiting.rules"
+    path.write_text(WAITING)
+    program, source = generated(path)
+    assert "any(" not in source and "all(" not in source
+    m = machine.new_game(program, 2, None, 0)
+    assert [o.label for o in machine.legal_options(m)] == ["take stone 4", "take stone 5"]

@@ -692,17 +692,18 @@ class ExprGen:
             if k == last and e.otherwise is None:
                 parts.append(f"({self.src(result)})")
                 break
-            s = first if k == 0 else subject
-            if len(keys) == 1:
-                test = f"{s} is None" if keys[0] is None else f"{s} == {self.value_src(keys[0])}"
-            elif len(keys) <= 16 and all(type(v) is not str for v in keys):     # a set written out: a constant
-                test = f"{s} in {{{', '.join(self.value_src(v) for v in keys)}}}"
-            else:
-                test = f"{s} in {self.const(frozenset(keys))}"
-            parts.append(f"({self.src(result)}) if {test} else ")
+            parts.append(f"({self.src(result)}) if {self.case_test(first if k == 0 else subject, keys)} else ")
         if e.otherwise is not None:
             parts.append(f"({self.src(e.otherwise)})")
         return "(" + "".join(parts) + ")"
+
+    def case_test(self, s, keys) -> str:
+        """Source of the test of a match's case: is the subject `s` one of the stored values `keys`?"""
+        if len(keys) == 1:
+            return f"{s} is None" if keys[0] is None else f"{s} == {self.value_src(keys[0])}"
+        if len(keys) <= 16 and all(type(v) is not str for v in keys):     # a set written out: a constant
+            return f"{s} in {{{', '.join(self.value_src(v) for v in keys)}}}"
+        return f"{s} in {self.const(frozenset(keys))}"
 
     def value_src(self, v) -> str:
         if v is None or type(v) is bool:

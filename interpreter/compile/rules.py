@@ -318,12 +318,19 @@ class RuleGen(StatementGen):
         end = _Label()
         targets = [_Label() for _ in s.branches]
         other = _Label() if s.otherwise is not None else end
+        depth = 0       # a condition computed by lines of its own is tested under the `else:` of the ones before
+        opening = True
         for k, (cond, _body) in enumerate(s.branches):
-            test = self.cond_loop(cond, self.blocks[-1], 0) if k == 0 else self.x.test(cond)
-            self.line(f"{'if' if k == 0 else 'elif'} {test}:", cond.span)
-            self.goto(targets[k], cond.span, 1)
-        self.line("else:", s.span)
-        self.goto(other, s.span, 1)
+            if k > 0 and self.needs_lines(cond):
+                self.line("else:", s.span, depth)
+                depth += 1
+                opening = True
+            test = self.cond_loop(cond, self.blocks[-1], depth) if opening else self.x.test(cond)
+            self.line(f"{'if' if opening else 'elif'} {test}:", cond.span, depth)
+            self.goto(targets[k], cond.span, depth + 1)
+            opening = False
+        self.line("else:", s.span, depth)
+        self.goto(other, s.span, depth + 1)
         self.closed = True
         for label, (_cond, body) in zip(targets, s.branches):
             self.place(label, body[0].span if body else s.span)

@@ -326,6 +326,11 @@ class StatementGen:
         for k, (cond, body) in enumerate(s.branches):
             first, names = self.x.compute_first([cond], ind, cond.span) if k == 0 else ([], [])
             out += first
+            if k > 0 and self.needs_lines(cond):
+                # a condition computed by lines of its own: tested under the `else:` of the ones before
+                out.append((ind, "else:", s.span))
+                self.nat_If(ir.If(s.span, s.branches[k:], s.otherwise), out, ind + 1)
+                return
             test = self.cond_loop(cond, out, ind) if k == 0 else self.x.test(cond)
             out.append((ind, f"{'if' if k == 0 else 'elif'} {test}:", cond.span))
             self.x.forget(names)
@@ -333,6 +338,14 @@ class StatementGen:
         if s.otherwise is not None:
             out.append((ind, "else:", s.span))
             self.nat_block(s.otherwise, out, ind + 1, s.span)
+
+    def needs_lines(self, cond) -> bool:
+        """Is this condition computed by lines of its own before it is tested (cond_loop)?"""
+        if not self.LOOPS:
+            return False
+        if isinstance(cond, ir.BoolOp):
+            return self.loopable(cond.left) or self.loopable(cond.right)
+        return self.loopable(cond.operand if isinstance(cond, ir.Not) else cond)
 
     def nat_For(self, s, out, ind):
         # A `for` goes through a fixed sequence, so it needs no step budget. A zone is copied
@@ -458,6 +471,12 @@ class StatementGen:
             finally:
                 named.pop(id(e.left), None)
                 named.pop(id(e.right), None)
+        if self.loopable_match(e):
+            return self.match_lines(e, out, ind, span)
+        if isinstance(e, ir.BoolOp) and (self.loopable(e.left) or self.loopable(e.right)):
+            return self.bool_lines(e, out, ind, span, self.value_lines)
+        if isinstance(e, ir.Not) and self.loopable(e.operand):
+            return f"(not {self.value_lines(e.operand, out, ind, span)})"
         if isinstance(e, ir.Cond) and any(self.loopable(x) for x in (e.then, e.other)):
             value = self.ns.fresh("_v")
             out.append((ind, f"if {self.cond_loop(e.test, out, ind)}:", span))
@@ -486,7 +505,51 @@ class StatementGen:
         out += [(ind, "else:", span), (ind + 1, "rt_first(())", span)]
         return found
 
+    def bool_lines(self, e, out, ind, span, side) -> str:
+        """`a and b` (`or`) whose sides are such values: `b` computed only when `a` does not decide,
+        each by `side` (value_lines, or cond_loop for a condition's truth)."""
+        value = self.ns.fresh("_v")
+        out.append((ind, f"{value} = {side(e.left, out, ind, span)}", span))
+        out.append((ind, f"if {value}:" if e.op == "and" else f"if not {value}:", span))
+        lines = []
+        right = side(e.right, lines, ind + 1, span)
+        out += lines
+        out.append((ind + 1, f"{value} = {right}", span))
+        return value
+
+    def loopable_match(self, e) -> bool:
+        return isinstance(e, ir.Match) and self.x.match_table(e) is None \
+            and any(self.loopable(r) for r in e.results + ((e.otherwise,) if e.otherwise is not None else ()))
+
+    def match_lines(self, e, out, ind, span) -> str:
+        """A `match` whose results are such values: its cases as `if`s, tested in order (the last one,
+        when every value has a case, untested, as ExprGen.ex_Match does)."""
+        subject = self.once(self.x.src(e.subject), self.ns.fresh("_s"), out, ind, span)
+        value = self.ns.fresh("_v")
+        cases = list(zip(e.keys, e.results))
+        if e.otherwise is not None:
+            cases.append((None, e.otherwise))
+        for k, (keys, result) in enumerate(cases):
+            untested = k == len(cases) - 1 and (e.otherwise is not None or k > 0)
+            if len(cases) == 1:
+                inner = ind             # one case for every value: the subject computed, then the result
+            else:
+                out.append((ind, "else:" if untested else f"{'if' if k == 0 else 'elif'} {self.x.case_test(subject, keys)}:",
+                            span))
+                inner = ind + 1
+            lines = []
+            source = self.value_lines(result, lines, inner, span)
+            out += lines
+            out.append((inner, f"{value} = {source}", span))
+        return value
+
     def loopable(self, e) -> bool:
+        if self.loopable_match(e):
+            return True
+        if isinstance(e, ir.BoolOp):
+            return self.loopable(e.left) or self.loopable(e.right)
+        if isinstance(e, ir.Not):
+            return self.loopable(e.operand)
         if isinstance(e, (ir.BinOp, ir.Compare)):
             return (self.loopable(e.left) or self.loopable(e.right)) and (self.loopable(e.left) or safe(e.left, defs=self.prog.defs))
         return self.finds(e) or self.single_for(e) is not None or isinstance(e, ir.Cond) and (self.loopable(e.then) or self.loopable(e.other)) \
@@ -542,10 +605,16 @@ class StatementGen:
     def cond_loop(self, cond, out, ind) -> str:
         """The source of a condition to test; `any`/`all` of a comprehension of one `for` is computed
         by lines written to `out` first (a loop that stops at the deciding element), its truth a name."""
+        if self.LOOPS and isinstance(cond, ir.BoolOp) and (self.loopable(cond.left) or self.loopable(cond.right)):
+            return self.bool_lines(cond, out, ind, cond.span, lambda e, lines, i, _span: self.cond_loop(e, lines, i))
         call = cond.operand if isinstance(cond, ir.Not) else cond
         c = self.single_for(call.args[0]) if self.LOOPS and isinstance(call, ir.BuiltinCall) and call.name in ("any", "all") \
             and len(call.args) == 1 else None
         if c is None:
+            if self.LOOPS and isinstance(cond, ir.Not) and self.loopable(cond.operand):
+                return f"(not {self.cond_loop(cond.operand, out, ind)})"
+            if self.LOOPS and self.loopable(cond) and not isinstance(cond, ir.Not):
+                return self.value_lines(cond, out, ind, cond.span)
             return self.x.test(cond)
         found = call.name == "any"          # what an element that decides makes of the whole
         flag = self.ns.fresh("_a")
