@@ -14,7 +14,8 @@ always plain data in the state â€” it can be copied, saved and loaded mid-rule â
 and no Python generator is involved. Calls between waiting rules are direct
 Python calls; a rule returns True when it waits (its callers then record where
 they stand and return True too) and False when it is done. A block entered
-only on resuming (an option's block) is tested first, and from it the small
+only on resuming (an option's block), and the start when nothing jumps back
+to it, is tested first, and from it the small
 blocks it jumps to are copied in place, so a decision runs straight on to the
 next one (`block_lines`).
 
@@ -115,6 +116,7 @@ class RuleGen(StatementGen):
         self.loops: list[tuple] = []      # slots the heads of the enclosing loops read
         self.resume: dict = {}            # resume pc -> the locals it needs from the frame
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
+        self.asks_in_loop = False         # does a choice of this rule stand in one of its loops?
         if rule.where is not None:
             self.line(f"if not ({self.x.test(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
@@ -134,7 +136,8 @@ class RuleGen(StatementGen):
             lines.append((ind, f"{'if' if pc == entries[0][0] else 'elif'} pc == {pc}:", rule.span))
             lines += [(ind + 1, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
-        for k in sorted(first):
+        # a rule that asks in a loop resumes more often than it starts: its start is tested last
+        for k in sorted(first, key=lambda k: (k == 0 and self.asks_in_loop, k)):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())))
@@ -153,6 +156,7 @@ class RuleGen(StatementGen):
         return fn, list(self.block_spans)
 
     CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
+    START_FIRST = True          # (benchmarks compare with and without)
     INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
     INLINED_LINES = 16          # ... each of at most this many lines
 
@@ -204,7 +208,10 @@ class RuleGen(StatementGen):
         they sit in the loop changes nothing else, as nothing falls into them. (A jump out of one of
         them that is nested in other code goes round the loop, so the lines after it are skipped.)"""
         landed = {self.target(text) for block in self.blocks for _ind, text, _span in block if isinstance(text, _Goto)}
-        return {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
+        first = {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
+        if self.START_FIRST and 0 not in landed:
+            first.add(0)        # where the rule starts, tested first too: a start runs on as a decision does
+        return first
 
     def target(self, goto) -> int:
         """Where a jump lands, past blocks that only jump on (a jump to a jump goes straight on)."""
@@ -399,6 +406,7 @@ class RuleGen(StatementGen):
         self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
     def flat_Choose(self, s):
+        self.asks_in_loop = self.asks_in_loop or bool(self.loops)
         x = self.x
         elem = s.elem
         size, position, value_at = self.layout.universe(elem, s.domain)
