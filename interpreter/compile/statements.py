@@ -226,8 +226,9 @@ class StatementGen:
     def nat_Assign(self, s, out, ind):
         first, names = self.x.compute_first([s.place, s.value], ind, s.span)
         out += first
+        value = self.value_lines(s.value, out, ind, s.span) if s.op == "=" else self.x.src(s.value)
         place = self.x.src(s.place)
-        out.append((ind, f"{place} {s.op} {self.x.src(s.value)}", s.span))
+        out.append((ind, f"{place} {s.op} {value}", s.span))
         self.x.forget(names)
         self.bound(place, s.value, out, ind, s.span)
 
