@@ -13,7 +13,7 @@ from ..runtime.errors import StepBudgetSpent
 from ..runtime.helpers import HELPERS
 from .codecache import CodeCache
 
-SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "max": max, "min": min,
+SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "set": set, "max": max, "min": min,
                  "range": range, "reversed": reversed, "int": int, "str": str, "True": True, "False": False}
 
 TICK = ("m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()")

@@ -31,6 +31,14 @@ class Compiler:
     def fn(self, params: str, node, label: str = "expression"):
         return self.ns.function(params, self.x.src(node), label, node.span)
 
+    def scoring(self, node, label: str):
+        """A score, tiebreak or heuristic `(m, v0) -> value`: computed at every game's end (and by agents
+        at every step), so written as a def's body is (StatementGen.def_lines)."""
+        if node is None:
+            return None
+        name = self.ns.fresh("E")
+        return self.ns.define(name, f"def {name}(m, v0):", self.x.statements.def_lines(node, node.span), label, node.span)
+
     # ------------------------------------------------------------ the whole game
     def compile(self) -> Program:
         prog, layout = self.prog, self.layout
@@ -60,9 +68,8 @@ class Compiler:
             vars=var_infos, var_count=prog.var_count,
             codes=codes, entries=tuple(c.entry for c in codes), rule_index={key: i for i, key in enumerate(prog.rules)},
             choices=choices, action_count=action_count,
-            score=self.fn("m, v0", prog.score, "score") if prog.score is not None else None,
-            tiebreak=self.fn("m, v0", prog.tiebreak, "tiebreak") if prog.tiebreak is not None else None,
-            heuristic=self.fn("m, v0", prog.heuristic, "heuristic") if prog.heuristic is not None else None,
+            score=self.scoring(prog.score, "score"), tiebreak=self.scoring(prog.tiebreak, "tiebreak"),
+            heuristic=self.scoring(prog.heuristic, "heuristic"),
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
             scenarios=[self.scenario(sc) for sc in prog.scenarios], limit=prog.limit, anytimes=anytimes,
             table_sheet=[self.shown("m", line) for line in prog.sheet_table],

@@ -40,7 +40,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m = State()
     m.program = program
     m.n = players
-    m.names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
+    m.names = tuple(names) if names else _default_names(players)
     m.sink = sink
     m.chance = chance
     m.forced = forced
@@ -92,6 +92,17 @@ def _option_allows(o, value) -> bool:
     if o.kind == "choice":
         return 0 <= value < len(o.values)
     return o.values[0] <= value <= o.values[1]
+
+
+_NAMES: dict = {}
+
+
+def _default_names(players: int) -> tuple:
+    """"Player 1", "Player 2", …: made once per player count (a batch starts thousands of games)."""
+    names = _NAMES.get(players)
+    if names is None:
+        names = _NAMES[players] = tuple(f"Player {i + 1}" for i in range(players))
+    return names
 
 
 def _count_text(program):
