@@ -440,6 +440,7 @@ class RuleGen(StatementGen):
         # asked even when only the pass is left, so that whether she could act is not revealed.
         always = s.may and reads_hidden(self.prog, (s.domain, s.where))
         fixed = self.constant_options(s) if s.where is None else None
+        ids_name = "_ids"
         if fixed is not None:
             # the same options every time: values and option ids are constants
             fixed = tuple(dict.fromkeys(fixed))
@@ -463,13 +464,17 @@ class RuleGen(StatementGen):
                                                 (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
                                self.blocks[-1], 0, s.span, into="_xs", also=also)
                 self.line("_xs = tuple(_xs)", s.span)
+            elif isinstance(s.domain.type, T.ListT) and seq.isidentifier():
+                self.line(f"_xs = {seq}", s.span)       # a list held by a local is a tuple already
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
             if not unique:      # a list may repeat a value: offer it once (a set is quicker to make than a dict)
                 self.line("if len(set(_xs)) < len(_xs): _xs = tuple(dict.fromkeys(_xs))", s.span)
             self.line("if True:" if always else "if _xs:", s.span)
             passing = f" + ({info.offset + size},)" if s.may else ""
-            if formula is None:
+            if formula is None and not passing and not self.has_anytime:
+                ids_name = "_xs"        # the ids are the values themselves
+            elif formula is None:
                 self.line(f"_ids = _xs{passing}", s.span, 1)
             elif fused:
                 self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
@@ -479,10 +484,13 @@ class RuleGen(StatementGen):
                 self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
             else:
                 self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, 1)
-        self.line(f"_who = {x.src(s.chooser)}", s.span, 1)
+        who = x.src(s.chooser)
+        if self.has_anytime or not who.isidentifier():
+            self.line(f"_who = {who}", s.span, 1)
+            who = "_who"
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
-        self.line(f"m.pending = ({info.index}, _who, _xs, _ids)", s.span, 1)
+        self.line(f"m.pending = ({info.index}, {who}, _xs, {ids_name})", s.span, 1)
         self.waiting(ask, s.span, 1, also=(s,))
         reveals = skip_reveals(self.prog, s)
         if reveals == "domain":

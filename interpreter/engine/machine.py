@@ -256,6 +256,7 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
 
     The rules are run here, not by a call of `run` (which comes here with GO_ON): this runs at
     every decision, and a call less is measurable."""
+    stack = m.stack
     if action_id is not GO_ON:
         pending = m.pending
         if pending is None:
@@ -265,13 +266,13 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
             k = ids.index(action_id)
         except ValueError:
             raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
-        program = m.program
-        fr = m.stack[-1]
+        fr = stack[-1]
         if k < len(values):           # an option of the choice (the pass and any anytime actions come after)
-            info = program.choices[ci]
+            info = m.program.choices[ci]
             fr[info.var_index] = values[k]
             fr[1] = info.body_pc
         else:
+            program = m.program
             anytime = program.anytimes.get(action_id)
             if anytime is not None:
                 # run the anytime action; the choice (still at its pc) then asks again
@@ -286,7 +287,6 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
         m.pending = None
         m.decisions += 1
     m.ticks = budget
-    stack = m.stack
     entries = m.program.entries
     try:
         while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
