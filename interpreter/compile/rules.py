@@ -348,7 +348,7 @@ class RuleGen(StatementGen):
             self.flat_block(s.otherwise)
         self.place(end, s.span)
 
-    def loop(self, s, test, enter, leave, slots):
+    def loop(self, s, test, enter, leave, slots, writes=None):
         """A loop that can wait: a head block (if `test`: `enter` lines, into the body; else `leave`
         lines, to the end), the body, back to the head. A `while`'s `test` is its condition (IR):
         the head computes it, with lines of its own if need be (StatementGen.cond_loop)."""
@@ -359,7 +359,7 @@ class RuleGen(StatementGen):
             for text in TICK:
                 self.line(text, s.span)
             test = self.cond_loop(test, self.blocks[-1], 0)
-        self.wrote(slots)
+        self.wrote(slots if writes is None else writes)     # what the head assigns
         self.line(f"if {test}:", s.span)
         for text in enter:
             self.line(text, s.span, 1)
@@ -394,8 +394,8 @@ class RuleGen(StatementGen):
         self.line(f"m.ticks -= len({lst})", s.span)
         self.line("if m.ticks < 0: raise StepBudgetSpent()", s.span)
         self.line(f"{i} = 0", s.span)
-        self.loop(s, f"{i} < len({lst})", (f"v{s.slot} = {lst}[{i}]", f"{i} += 1"), (f"{lst} = None",),
-                  (s.list_slot, s.index_slot, s.slot))
+        self.loop(s, f"{i} < len({lst})", (f"v{s.slot} = {lst}[{i}]", f"{i} += 1"), (),
+                  (s.list_slot, s.index_slot, s.slot), (s.index_slot, s.slot))
 
     def flat_Repeat(self, s):
         count = f"v{s.count_slot}"
