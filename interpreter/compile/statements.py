@@ -67,14 +67,16 @@ def reads(nodes) -> set:
 
 
 def assigned(nodes) -> set:
-    """The local slots these statements may change: a `let`, a loop's or a choice's own, and any
-    local in the place of an assignment, an `add … to` or a `remove … from`."""
+    """The local slots these statements may change: a `let`, a loop's or a choice's own, and a local
+    that is the place of an assignment, an `add … to` or a `remove … from` (`p.score = 3` changes a
+    variable of p, not p: a place is a local, a variable, a player's or team's, or a table's entry)."""
     out = set()
     for n in ir.walk(tuple(nodes)):
         if isinstance(n, (ir.Let, ir.Choose)):
             out.add(n.slot)
         elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)):
-            out |= reads((n.place,))
+            if isinstance(n.place, ir.Local):
+                out.add(n.place.slot)
         elif isinstance(n, ir.For):
             out.update((n.slot, n.list_slot, n.index_slot))
         elif isinstance(n, ir.Repeat):
