@@ -66,7 +66,7 @@ class Tabulator:
                 for item in (v if type(v) is tuple else (v,)):
                     if type(item) in _PLAIN:
                         continue
-                    if hasattr(type(item), "__attrs_attrs__"):
+                    if hasattr(type(item), "__record_fields__"):
                         inner = self.locals_read(item)
                         if inner is None:
                             out = None
