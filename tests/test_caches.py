@@ -141,6 +141,7 @@ def generated(path, monkeypatch):
         return real(self, source, filename, mode)
     monkeypatch.setattr(codecache.CodeCache, "compile", record)
     program = load_file(path)
+    program.scenarios        # and what is compiled when first read (compiler.Compiler.later)
     monkeypatch.setattr(codecache.CodeCache, "compile", real)
     return program, sources
 
@@ -208,3 +209,57 @@ def test_a_load_from_the_check_cache_needs_no_parser(cache, tmp_path):
     again = subprocess.run([sys.executable, "-c", code, str(path)], env=env, check=True, timeout=120,
                            capture_output=True, text=True)
     assert again.stdout.strip() == "[]"
+
+
+def test_scenarios_and_sheets_are_compiled_when_first_read_with_the_names_of_an_eager_compile(cache, monkeypatch):
+    """A load compiles neither; reading one compiles all three, after the rest, so the generated code
+    is the same byte for byte (names, constants) whichever is read first, and found in the code cache."""
+    from rulecraft.check.places import resolve_game
+    from rulecraft.compile import codecache
+    path = resolve_game("three-sisters-solo-weather")
+    _, everything = generated(path, monkeypatch)
+    sources, compiled = [], []
+    real = codecache.CodeCache.compile
+
+    def record(self, source, filename, mode):
+        sources.append((filename, source))
+        return real(self, source, filename, mode)
+
+    def python_compile(*args):
+        compiled.append(args[1])
+        return compile(*args)
+    monkeypatch.setattr(codecache.CodeCache, "compile", record)
+    monkeypatch.setattr(codecache, "compile", python_compile, raising=False)
+    program = load_file(path)
+    at_load = list(sources)
+    assert not any(name.startswith(("<rules scenario", "<rules sheet")) for name, _ in at_load)
+    assert program.player_sheet                        # the player's sheet read first
+    assert len(sources) > len(at_load) and sources == everything
+    assert program.scenarios and program.table_sheet and sources == everything
+    assert compiled == []                              # all of it from the code cache, compiled later too
+
+
+def test_code_compiled_later_is_kept_by_loads_that_do_not_read_it(cache, tmp_path, monkeypatch):
+    from rulecraft.compile import codecache
+    path = write_game(tmp_path, GAME + "sheet:\n    \"n is {n}\"\nscenario one:\n    players 1\n    expect n == 0\n")
+    load_file(path).scenarios          # all compiled and kept
+    load_file(path)                    # reads neither: must not drop their code
+    compiled = []
+
+    def python_compile(*args):
+        compiled.append(args[1])
+        return compile(*args)
+    monkeypatch.setattr(codecache, "compile", python_compile, raising=False)
+    program = load_file(path)
+    assert program.table_sheet and program.scenarios[0].name == "one"
+    assert compiled == []
+
+
+def test_a_card_named_wrongly_in_a_scenario_is_reported_at_load(cache, tmp_path):
+    from rulecraft.check.places import resolve_game
+    text = resolve_game("blackmore").read_text(encoding="utf-8")
+    path = write_game(tmp_path, text + '\nscenario broken:\n    players 2\n    expect size(trump_stack) == 1 or Witch("Blue 10") in trump_stack\n')
+    for _ in range(2):                  # checked, then from the check cache
+        with pytest.raises(RulesError) as e:
+            load_file(path)
+        assert "there is no Witch named 'Blue 10'" in str(e.value)

@@ -25,6 +25,7 @@ class CodeCache:
         self.codes: dict = {}
         self.used: set = set()
         self.dirty = False
+        self.partial = False        # some code is compiled later (Compiler.later): keep what this load did not use
         folder = cache_dir("code")
         if key and folder is not None:
             self.path = folder / f"{key}-{_VERSION}.marshal"
@@ -47,7 +48,17 @@ class CodeCache:
         return code
 
     def save(self) -> None:
-        """Write the code this load used (dropping what an older version of the rules needed)."""
-        if self.path is None or not (self.dirty or len(self.used) < len(self.codes)):
+        """Write the code this load used (dropping what an older version of the rules needed); while some
+        is still to be compiled later (`partial`), all of it, so that what is compiled later is found."""
+        if self.path is None:
             return
-        write_entry(self.path, marshal.dumps({k: v for k, v in self.codes.items() if k in self.used}))
+        if self.partial:
+            if self.dirty:
+                write_entry(self.path, marshal.dumps(self.codes))
+                self.dirty = False
+            return
+        if not (self.dirty or len(self.used) < len(self.codes)):
+            return
+        self.codes = {k: v for k, v in self.codes.items() if k in self.used}
+        write_entry(self.path, marshal.dumps(self.codes))
+        self.dirty = False

@@ -167,12 +167,12 @@ class Program:
     score: object              # function (state, player) -> int, or None
     tiebreak: object
     invariants: list           # (name, function (state) -> bool, 0, span)
-    scenarios: list = records.Factory(list)   # Scenario, run by engine.scenarios
+    scenarios_: list = records.Factory(list)   # Scenario, run by engine.scenarios (read `scenarios`)
     limit: int | None = None   # `limit decisions N`
     heuristic: object = None   # function (state, player) -> int: how agents value an unfinished game, or None
     anytimes: dict = records.Factory(dict)     # option id -> AnytimeInfo
-    table_sheet: list = records.Factory(list)  # functions (state) -> a line as segments, from `sheet:`
-    player_sheet: list = records.Factory(list)  # functions (state, player) -> segments, from `sheet p:`
+    table_sheet_: list = records.Factory(list)  # functions (state) -> a line as segments, from `sheet:` (read `table_sheet`)
+    player_sheet_: list = records.Factory(list)  # functions (state, player) -> segments, from `sheet p:` (read `player_sheet`)
     lines: dict = records.Factory(dict)  # generated file name -> (rule label, span per line)
     entry: str = ""
     path: str = ""             # the entry file, absolute (a pickled Program is loaded again from it: loader)
@@ -182,6 +182,30 @@ class Program:
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
     warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked
+    later: object = None       # () -> (scenarios, table sheet, player sheet), compiled when one is first read (Compiler.compile)
+
+    @property
+    def scenarios(self) -> list:
+        if self.later is not None:
+            self._finish()
+        return self.scenarios_
+
+    @property
+    def table_sheet(self) -> list:
+        if self.later is not None:
+            self._finish()
+        return self.table_sheet_
+
+    @property
+    def player_sheet(self) -> list:
+        if self.later is not None:
+            self._finish()
+        return self.player_sheet_
+
+    def _finish(self) -> None:
+        later = self.later
+        self.scenarios_, self.table_sheet_, self.player_sheet_ = later()
+        self.later = None
 
     def option(self, name):
         for o in self.options:
