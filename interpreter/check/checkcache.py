@@ -2,7 +2,7 @@
 
 Checking a game gives the same IR from the same files, so after a game is checked without an
 error the IR, its warnings and the list of files read (each file's resolved path, how it is
-shown, the SHA-256 of its bytes) go to the cache folder (`check`, as JSON: irdata.py). The next
+shown, the SHA-256 of its bytes) go to the cache folder (`check`, as marshal data: irdata.py). The next
 load of that entry file reads every listed file again and uses the entry only if each file's
 bytes and shown path are the same and the bundled games and stdlib modules (which `extends` and
 `import` names resolve against) are the same names; otherwise, or for a damaged entry, the game is
@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import json
+import marshal
 import sys
 from pathlib import Path
 
@@ -43,7 +43,7 @@ def check_game(path: Path, diags: list) -> Checked:
     diagnostics are added to `diags`. Raises RulesError with every diagnostic when the game has an error."""
     folder = cache_dir("check")
     entry = path.resolve()
-    name = folder / f"{_key(entry)}.json" if folder is not None else None
+    name = folder / f"{_key(entry)}.marshal" if folder is not None else None
     hit = _read(name, entry) if name is not None else None
     if hit is not None:
         diags.extend(hit.diagnostics)
@@ -92,8 +92,11 @@ def _write(name: Path, files: list, program, diags: list) -> None:
         body = irdata.dumps((program, list(diags)))
     except (TypeError, RecursionError):        # something the format does not hold: check each time
         return
-    head = json.dumps({"files": files, "names": _names()}, ensure_ascii=False).encode("utf-8")
-    write_entry(name, head + b"\n" + body)
+    try:
+        entry = marshal.dumps((list(files), _names(), body))
+    except ValueError:                         # a file's place that marshal does not hold: check each time
+        return
+    write_entry(name, entry)
 
 
 def _read(name: Path, entry: Path) -> Checked | None:
@@ -101,10 +104,8 @@ def _read(name: Path, entry: Path) -> Checked | None:
     if payload is None:
         return None
     try:
-        head, body = payload.split(b"\n", 1)
-        head = json.loads(head.decode("utf-8"))
-        files, names = head["files"], head["names"]
-        if names != _names():
+        files, names, body = marshal.loads(payload)
+        if type(files) is not list or type(body) is not bytes or names != _names():
             return None
         digest, sources = hashlib.sha256(), {}
         for path, shown, sha in files:
@@ -115,7 +116,7 @@ def _read(name: Path, entry: Path) -> Checked | None:
             digest.update(data + b"\0")
             sources[shown] = data.decode("utf-8")
         program, diags = irdata.loads(body)
-    except (OSError, ValueError, TypeError, KeyError, irdata.BadData):
+    except (OSError, ValueError, TypeError, KeyError, EOFError, irdata.BadData):
         return None
     if type(program) is not ir.Program or type(diags) is not list or not files or files[0][0] != str(entry):
         return None
