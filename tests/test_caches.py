@@ -136,13 +136,15 @@ def test_a_checked_game_round_trips_as_data(cache):
 
 
 def generated(path, monkeypatch):
-    """The Python the compiler writes for a game, function by function."""
+    """The Python the compiler writes for a game, function by function (not the functions that compute a
+    table made at load: a table kept in the code cache is not computed again, compile/tabulate.py)."""
     from rulecraft.compile import codecache
     sources = []
     real = codecache.CodeCache.compile
 
     def record(self, source, filename, mode):
-        sources.append((filename, source))
+        if not filename.startswith("<rules table"):
+            sources.append((filename, source))
         return real(self, source, filename, mode)
     monkeypatch.setattr(codecache.CodeCache, "compile", record)
     program = load_file(path)
@@ -159,6 +161,38 @@ def test_a_game_from_the_check_cache_is_the_game_checked(cache, monkeypatch):
     assert list((cache / "check").iterdir())
     second, again = generated(path, monkeypatch)
     assert again == code
+    assert constants(second) == constants(first)
+
+
+def constants(program) -> dict:
+    """The constants the generated code names (K12) that are data (the tables made at load among them),
+    and the names of the others (functions: a text's formatter)."""
+    env = program.codes[0].entry.__globals__
+    return {name: value if type(value) in (tuple, frozenset, int, str, bool, type(None)) else type(value).__name__
+            for name, value in env.items() if name[0] == "K" and name[1:].isdigit()}
+
+
+@pytest.mark.parametrize("game", ["weird-sisters", "three-sisters-solo-weather"])
+def test_tables_made_at_load_come_back_from_the_code_cache_as_made(cache, monkeypatch, game):
+    """The second load computes no table (each kept in the code cache, with the name its function
+    took), and its constants and code are the first's; a kept table another compiler made is not used."""
+    from rulecraft.check.places import resolve_game
+    from rulecraft.compile import codecache, tabulate
+    path = resolve_game(game)
+    first, code = generated(path, monkeypatch)
+    computed = []
+    real = tabulate.Tabulator.cells
+
+    def cells(self, *args):
+        computed.append(args[1])
+        return real(self, *args)
+    monkeypatch.setattr(tabulate.Tabulator, "cells", cells)
+    second, again = generated(path, monkeypatch)
+    assert computed == [] and again == code and constants(second) == constants(first)
+    assert any(type(v) is tuple and len(v) > 20 for v in constants(first).values())
+    monkeypatch.setattr(codecache, "_compiler_digest", lambda: "another rulecraft")
+    third, more = generated(path, monkeypatch)
+    assert computed and more == code and constants(third) == constants(first)
     assert (second.digest, second.sources, second.title) == (first.digest, first.sources, first.title)
 
 
