@@ -109,6 +109,10 @@ def _getstate(self):
 
 
 def _setstate(self, state):
+    if type(state) is dict:         # as attrs pickled its classes: by name
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        return
     for f, value in zip(type(self).__record_fields__, state):
         object.__setattr__(self, f.name, value)
 

@@ -71,6 +71,9 @@ def test_records_pickle_and_copy():
             assert type(again) is type(value)
             assert all(getattr(again, f.name) == getattr(value, f.name) for f in records.fields(type(value)))
     assert pickle.loads(pickle.dumps(Point(1, 2, "n"))).note == "n"
+    again = Point.__new__(Point)
+    again.__setstate__({"x": 1, "y": 2, "note": "n"})     # a state as attrs wrote it
+    assert (again.x, again.y, again.note) == (1, 2, "n")
 
 
 def test_subclasses_inherit_fields():
