@@ -14,12 +14,12 @@ source of the first argument (a zone's card list for a zone), or a function
 """
 from __future__ import annotations
 
-import attrs
+from . import records
 
 from .check import types as T
 
 
-@attrs.frozen
+@records.frozen
 class Builtin:
     name: str
     arity: int

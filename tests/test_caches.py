@@ -123,24 +123,32 @@ def test_a_checked_game_round_trips_as_data(cache):
     program = check(loaded.decls, loaded.originals, diags)
     data = irdata.dumps((program, diags))
     again, _ = irdata.loads(data)
-    assert irdata.dumps((again, diags)) == data
+    import marshal      # the same data (marshal's bytes may differ: they mark which texts are interned)
+    assert marshal.loads(irdata.dumps((again, diags))) == marshal.loads(data)
     assert again.score.type is T.INT and again.score.type is program.score.type
-    for bad in (b'["x", 999]', b'[0, "r"]', b'1.5', b'[1, "x"]', b'[-1]', b'[]'):
+    for bad in (["x", 999], [(0,), "t"], 1.5, [1, "x"], [-1], [], [("f", "1", 1, 1, 1), "t"], [(1, 2), "t"],
+                [compile("1", "planted", "eval"), "l"], [1.5, "l"], [frozenset(), "t"], [b"x", "l"], [[1], "="]):
+        with pytest.raises(irdata.BadData):
+            irdata.loads(marshal.dumps(bad))
+    for bad in (b"", b"\x00garbage", data[: len(data) // 2]):
         with pytest.raises(irdata.BadData):
             irdata.loads(bad)
 
 
 def generated(path, monkeypatch):
-    """The Python the compiler writes for a game, function by function."""
+    """The Python the compiler writes for a game, function by function (not the functions that compute a
+    table made at load: a table kept in the code cache is not computed again, compile/tabulate.py)."""
     from rulecraft.compile import codecache
     sources = []
     real = codecache.CodeCache.compile
 
     def record(self, source, filename, mode):
-        sources.append((filename, source))
+        if not filename.startswith("<rules table"):
+            sources.append((filename, source))
         return real(self, source, filename, mode)
     monkeypatch.setattr(codecache.CodeCache, "compile", record)
     program = load_file(path)
+    program.scenarios        # and what is compiled when first read (compiler.Compiler.later)
     monkeypatch.setattr(codecache.CodeCache, "compile", real)
     return program, sources
 
@@ -153,6 +161,38 @@ def test_a_game_from_the_check_cache_is_the_game_checked(cache, monkeypatch):
     assert list((cache / "check").iterdir())
     second, again = generated(path, monkeypatch)
     assert again == code
+    assert constants(second) == constants(first)
+
+
+def constants(program) -> dict:
+    """The constants the generated code names (K12) that are data (the tables made at load among them),
+    and the names of the others (functions: a text's formatter)."""
+    env = program.codes[0].entry.__globals__
+    return {name: value if type(value) in (tuple, frozenset, int, str, bool, type(None)) else type(value).__name__
+            for name, value in env.items() if name[0] == "K" and name[1:].isdigit()}
+
+
+@pytest.mark.parametrize("game", ["weird-sisters", "three-sisters-solo-weather"])
+def test_tables_made_at_load_come_back_from_the_code_cache_as_made(cache, monkeypatch, game):
+    """The second load computes no table (each kept in the code cache, with the name its function
+    took), and its constants and code are the first's; a kept table another compiler made is not used."""
+    from rulecraft.check.places import resolve_game
+    from rulecraft.compile import codecache, tabulate
+    path = resolve_game(game)
+    first, code = generated(path, monkeypatch)
+    computed = []
+    real = tabulate.Tabulator.cells
+
+    def cells(self, *args):
+        computed.append(args[1])
+        return real(self, *args)
+    monkeypatch.setattr(tabulate.Tabulator, "cells", cells)
+    second, again = generated(path, monkeypatch)
+    assert computed == [] and again == code and constants(second) == constants(first)
+    assert any(type(v) is tuple and len(v) > 20 for v in constants(first).values())
+    monkeypatch.setattr(codecache, "_compiler_digest", lambda: "another rulecraft")
+    third, more = generated(path, monkeypatch)
+    assert computed and more == code and constants(third) == constants(first)
     assert (second.digest, second.sources, second.title) == (first.digest, first.sources, first.title)
 
 
@@ -208,3 +248,57 @@ def test_a_load_from_the_check_cache_needs_no_parser(cache, tmp_path):
     again = subprocess.run([sys.executable, "-c", code, str(path)], env=env, check=True, timeout=120,
                            capture_output=True, text=True)
     assert again.stdout.strip() == "[]"
+
+
+def test_scenarios_and_sheets_are_compiled_when_first_read_with_the_names_of_an_eager_compile(cache, monkeypatch):
+    """A load compiles neither; reading one compiles all three, after the rest, so the generated code
+    is the same byte for byte (names, constants) whichever is read first, and found in the code cache."""
+    from rulecraft.check.places import resolve_game
+    from rulecraft.compile import codecache
+    path = resolve_game("three-sisters-solo-weather")
+    _, everything = generated(path, monkeypatch)
+    sources, compiled = [], []
+    real = codecache.CodeCache.compile
+
+    def record(self, source, filename, mode):
+        sources.append((filename, source))
+        return real(self, source, filename, mode)
+
+    def python_compile(*args):
+        compiled.append(args[1])
+        return compile(*args)
+    monkeypatch.setattr(codecache.CodeCache, "compile", record)
+    monkeypatch.setattr(codecache, "compile", python_compile, raising=False)
+    program = load_file(path)
+    at_load = list(sources)
+    assert not any(name.startswith(("<rules scenario", "<rules sheet")) for name, _ in at_load)
+    assert program.player_sheet                        # the player's sheet read first
+    assert len(sources) > len(at_load) and sources == everything
+    assert program.scenarios and program.table_sheet and sources == everything
+    assert compiled == []                              # all of it from the code cache, compiled later too
+
+
+def test_code_compiled_later_is_kept_by_loads_that_do_not_read_it(cache, tmp_path, monkeypatch):
+    from rulecraft.compile import codecache
+    path = write_game(tmp_path, GAME + "sheet:\n    \"n is {n}\"\nscenario one:\n    players 1\n    expect n == 0\n")
+    load_file(path).scenarios          # all compiled and kept
+    load_file(path)                    # reads neither: must not drop their code
+    compiled = []
+
+    def python_compile(*args):
+        compiled.append(args[1])
+        return compile(*args)
+    monkeypatch.setattr(codecache, "compile", python_compile, raising=False)
+    program = load_file(path)
+    assert program.table_sheet and program.scenarios[0].name == "one"
+    assert compiled == []
+
+
+def test_a_card_named_wrongly_in_a_scenario_is_reported_at_load(cache, tmp_path):
+    from rulecraft.check.places import resolve_game
+    text = resolve_game("blackmore").read_text(encoding="utf-8")
+    path = write_game(tmp_path, text + '\nscenario broken:\n    players 2\n    expect size(trump_stack) == 1 or Witch("Blue 10") in trump_stack\n')
+    for _ in range(2):                  # checked, then from the check cache
+        with pytest.raises(RulesError) as e:
+            load_file(path)
+        assert "there is no Witch named 'Blue 10'" in str(e.value)

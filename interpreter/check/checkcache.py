@@ -2,13 +2,13 @@
 
 Checking a game gives the same IR from the same files, so after a game is checked without an
 error the IR, its warnings and the list of files read (each file's resolved path, how it is
-shown, the SHA-256 of its bytes) go to the cache folder (`check`, as JSON: irdata.py). The next
+shown, the SHA-256 of its bytes) go to the cache folder (`check`, as marshal data: irdata.py). The next
 load of that entry file reads every listed file again and uses the entry only if each file's
 bytes and shown path are the same and the bundled games and stdlib modules (which `extends` and
 `import` names resolve against) are the same names; otherwise, or for a damaged entry, the game is
 parsed and checked as before. A hit needs neither the parser nor Lark, which are imported only on
 a miss. The entry's name hashes the entry file's path and the sources of everything the IR depends
-on (this package, syntax/, the grammar, builtins, diagnostics, Lark's version), so a change of
+on (this package, syntax/, the grammar, builtins, diagnostics, records, Lark's version), so a change of
 rulecraft is a miss too.
 """
 from __future__ import annotations
@@ -16,19 +16,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import json
+import marshal
 import sys
 from pathlib import Path
 
-import attrs
-
+from .. import records
 from ..cachedir import cache_dir, read_entry, write_entry
 from ..diagnostics import RulesError, Span
 from . import ir, irdata
 from .places import MAX_RULES_BYTES, bundled_dir, bundled_games, display_path, stdlib_modules
 
 
-@attrs.define
+@records.define
 class Checked:
     """A game's typed IR and what a load reports with it."""
 
@@ -44,7 +43,7 @@ def check_game(path: Path, diags: list) -> Checked:
     diagnostics are added to `diags`. Raises RulesError with every diagnostic when the game has an error."""
     folder = cache_dir("check")
     entry = path.resolve()
-    name = folder / f"{_key(entry)}.json" if folder is not None else None
+    name = folder / f"{_key(entry)}.marshal" if folder is not None else None
     hit = _read(name, entry) if name is not None else None
     if hit is not None:
         diags.extend(hit.diagnostics)
@@ -69,7 +68,7 @@ def _sources_digest() -> str:
     """Everything the IR of given files depends on, apart from the files: rulecraft's checker and parser."""
     package = Path(__file__).resolve().parent.parent
     files = sorted([*package.joinpath("check").glob("*.py"), *package.joinpath("syntax").glob("*.py"),
-                    package / "builtins.py", package / "diagnostics.py"])
+                    package / "builtins.py", package / "diagnostics.py", package / "records.py"])
     h = hashlib.sha256(f"{sys.version_info[:2]}".encode())
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
@@ -93,8 +92,11 @@ def _write(name: Path, files: list, program, diags: list) -> None:
         body = irdata.dumps((program, list(diags)))
     except (TypeError, RecursionError):        # something the format does not hold: check each time
         return
-    head = json.dumps({"files": files, "names": _names()}, ensure_ascii=False).encode("utf-8")
-    write_entry(name, head + b"\n" + body)
+    try:
+        entry = marshal.dumps((list(files), _names(), body))
+    except ValueError:                         # a file's place that marshal does not hold: check each time
+        return
+    write_entry(name, entry)
 
 
 def _read(name: Path, entry: Path) -> Checked | None:
@@ -102,10 +104,8 @@ def _read(name: Path, entry: Path) -> Checked | None:
     if payload is None:
         return None
     try:
-        head, body = payload.split(b"\n", 1)
-        head = json.loads(head.decode("utf-8"))
-        files, names = head["files"], head["names"]
-        if names != _names():
+        files, names, body = marshal.loads(payload)
+        if type(files) is not list or type(body) is not bytes or names != _names():
             return None
         digest, sources = hashlib.sha256(), {}
         for path, shown, sha in files:
@@ -116,7 +116,7 @@ def _read(name: Path, entry: Path) -> Checked | None:
             digest.update(data + b"\0")
             sources[shown] = data.decode("utf-8")
         program, diags = irdata.loads(body)
-    except (OSError, ValueError, TypeError, KeyError, irdata.BadData):
+    except (OSError, ValueError, TypeError, KeyError, EOFError, irdata.BadData):
         return None
     if type(program) is not ir.Program or type(diags) is not list or not files or files[0][0] != str(entry):
         return None

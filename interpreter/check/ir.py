@@ -13,11 +13,11 @@ contract between check and compile reads in one place.
 """
 from __future__ import annotations
 
-import attrs
+from .. import records
 
-# no generated __repr__ (attrs compiles one per class, half of what a class costs at import: ~6 ms for
-# the module); `_repr` below, the same text, is given to every node class at the end
-_node = attrs.frozen(slots=True, eq=False, repr=False)
+# records, not attrs (records.py: `import attrs` and its classes cost a load about 20 ms); compared by
+# identity, and one `_repr` below given to every node class at the end
+_node = records.frozen(eq=False, repr=False)
 
 
 # ------------------------------------------------------------------ expressions
@@ -607,7 +607,7 @@ def _child_fields(cls) -> tuple:
     declared a number, text or bool)."""
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        names = _CHILD_FIELDS[cls] = tuple(f.name for f in cls.__attrs_attrs__
+        names = _CHILD_FIELDS[cls] = tuple(f.name for f in cls.__record_fields__
                                            if f.name not in ("type", "span", "elem") and f.type not in _SCALARS)
     return names
 
@@ -616,7 +616,7 @@ _KIDS: dict = {}       # class -> _child_fields, or None for what is no node (st
 
 
 def _kids(cls):
-    names = _KIDS[cls] = _child_fields(cls) if hasattr(cls, "__attrs_attrs__") else None
+    names = _KIDS[cls] = _child_fields(cls) if hasattr(cls, "__record_fields__") else None
     return names
 
 
@@ -641,9 +641,9 @@ def walk(node):
 
 
 def _repr(self) -> str:
-    return f"{type(self).__qualname__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in self.__attrs_attrs__)})"
+    return f"{type(self).__qualname__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in type(self).__record_fields__)})"
 
 
 for _cls in list(vars().values()):
-    if isinstance(_cls, type) and _cls.__module__ == __name__ and attrs.has(_cls):
+    if isinstance(_cls, type) and _cls.__module__ == __name__ and records.has(_cls):
         _cls.__repr__ = _repr

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..check import ir
 from ..check import types as T
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, RulesError
 from ..runtime.errors import RuleFailure
 from .codegen import Namespace
 from .expressions import ExprGen
@@ -71,11 +71,43 @@ class Compiler:
             score=self.scoring(prog.score, "score"), tiebreak=self.scoring(prog.tiebreak, "tiebreak"),
             heuristic=self.scoring(prog.heuristic, "heuristic"),
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
-            scenarios=[self.scenario(sc) for sc in prog.scenarios], limit=prog.limit, anytimes=anytimes,
-            table_sheet=[self.shown("m", line) for line in prog.sheet_table],
-            player_sheet=[self.shown("m, v0", line) for line in prog.sheet_player],
+            limit=prog.limit, anytimes=anytimes, later=self.later(),
             lines=self.ns.lines, tracks_came_from=prog.tracks_came_from,
             where_size=len(layout.card_names) * (2 if prog.tracks_came_from else 1))
+
+    def later(self):
+        """The scenarios and the sheets, compiled when first read (Program.scenarios, .table_sheet,
+        .player_sheet): only `rulecraft test` and views read them, and they are most of what a load
+        compiles after the rules. They are the last things compiled, and compiled together in the same
+        order whenever that is, so every generated name is what an eager compile gives. What compiling
+        them could report is found now: a card named that does not exist (ExprGen.ex_CardNamed)."""
+        prog = self.prog
+        for node in ir.walk((prog.scenarios, prog.sheet_table, prog.sheet_player)):
+            if type(node) is ir.CardNamed:
+                self.x.ex_CardNamed(node)
+        if not (prog.scenarios or prog.sheet_table or prog.sheet_player):
+            return None
+        self.ns.cache.partial = True          # the code cache keeps their code meanwhile
+
+        def compile_later():
+            span = None
+            try:
+                scenarios, table, player = [], [], []
+                for sc in prog.scenarios:
+                    span = sc.span
+                    scenarios.append(self.scenario(sc))
+                for params, texts, out in (("m", prog.sheet_table, table), ("m, v0", prog.sheet_player, player)):
+                    for line in texts:
+                        span = line.span
+                        out.append(self.shown(params, line))
+                return scenarios, table, player
+            except (RecursionError, SyntaxError, MemoryError) as e:     # as the loader says it of the rest
+                raise RulesError([Diagnostic(span, "these rules are too large or too deeply nested to compile "
+                                             f"({type(e).__name__})", "split long expressions with `let` steps or `def`s")]) from None
+            finally:
+                self.ns.cache.partial = False
+                self.ns.cache.save()
+        return compile_later
 
     def shown(self, params: str, text: ir.Text):
         """A sheet's line as segments (engine.observe renders it for each seat)."""

@@ -4,10 +4,10 @@ Nothing here changes while a game runs; all that changes is in engine.State.
 """
 from __future__ import annotations
 
-import attrs
+from .. import records
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class OptionInfo:
     name: str
     kind: str                  # "choice" | "range" | "bool"
@@ -53,7 +53,7 @@ class OptionInfo:
         return value
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class ZoneInfo:
     name: str
     owner: str | None
@@ -63,7 +63,7 @@ class ZoneInfo:
     card_type: str
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class VarInfo:
     name: str
     owner: str | None
@@ -78,7 +78,7 @@ class VarInfo:
                                # an encoder of observations (rulecraft.api) reads to give it a fixed shape
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class ChoiceInfo:
     """One `chooses` statement: its universe of options fixed at load, and where to go after."""
 
@@ -99,7 +99,7 @@ class ChoiceInfo:
     else_pc: int = 0           # ... once the pass option is taken
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class AnytimeInfo:
     """An `anytime` option: offered at every decision of a player while its condition holds."""
 
@@ -109,7 +109,7 @@ class AnytimeInfo:
     frame_size: int
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Code:
     """A compiled rule: `entry(state, frame) -> waiting?` starts or resumes it at the frame's pc."""
 
@@ -121,7 +121,7 @@ class Code:
     params: int
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class ScenarioStep:
     """A scenario step with its expressions compiled: `value` is a function (state) -> value for
     expect/take/legal/illegal/next random/next shuffle; `sides` explains a failed comparison: (op, [(span, value, format)])."""
@@ -132,10 +132,10 @@ class ScenarioStep:
     name: str = ""
     sides: object = None
     parts: object = None     # an `expect a and b`: () -> [(span, value, sides)] for each side of the `and`
-    checks: list = attrs.Factory(list)   # a `take "…":`: the steps checked as the option's block ends
+    checks: list = records.Factory(list)   # a `take "…":`: the steps checked as the option's block ends
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Scenario:
     name: str
     span: object
@@ -143,7 +143,7 @@ class Scenario:
     steps: list
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Program:
     title: str
     min_players: int
@@ -167,21 +167,45 @@ class Program:
     score: object              # function (state, player) -> int, or None
     tiebreak: object
     invariants: list           # (name, function (state) -> bool, 0, span)
-    scenarios: list = attrs.Factory(list)   # Scenario, run by engine.scenarios
+    scenarios_: list = records.Factory(list)   # Scenario, run by engine.scenarios (read `scenarios`)
     limit: int | None = None   # `limit decisions N`
     heuristic: object = None   # function (state, player) -> int: how agents value an unfinished game, or None
-    anytimes: dict = attrs.Factory(dict)     # option id -> AnytimeInfo
-    table_sheet: list = attrs.Factory(list)  # functions (state) -> a line as segments, from `sheet:`
-    player_sheet: list = attrs.Factory(list)  # functions (state, player) -> segments, from `sheet p:`
-    lines: dict = attrs.Factory(dict)  # generated file name -> (rule label, span per line)
+    anytimes: dict = records.Factory(dict)     # option id -> AnytimeInfo
+    table_sheet_: list = records.Factory(list)  # functions (state) -> a line as segments, from `sheet:` (read `table_sheet`)
+    player_sheet_: list = records.Factory(list)  # functions (state, player) -> segments, from `sheet p:` (read `player_sheet`)
+    lines: dict = records.Factory(dict)  # generated file name -> (rule label, span per line)
     entry: str = ""
     path: str = ""             # the entry file, absolute (a pickled Program is loaded again from it: loader)
     digest: str = ""
-    sources: dict = attrs.Factory(dict)
+    sources: dict = records.Factory(dict)
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
-    warnings: list = attrs.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
+    warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked
+    later: object = None       # () -> (scenarios, table sheet, player sheet), compiled when one is first read (Compiler.compile)
+
+    @property
+    def scenarios(self) -> list:
+        if self.later is not None:
+            self._finish()
+        return self.scenarios_
+
+    @property
+    def table_sheet(self) -> list:
+        if self.later is not None:
+            self._finish()
+        return self.table_sheet_
+
+    @property
+    def player_sheet(self) -> list:
+        if self.later is not None:
+            self._finish()
+        return self.player_sheet_
+
+    def _finish(self) -> None:
+        later = self.later
+        self.scenarios_, self.table_sheet_, self.player_sheet_ = later()
+        self.later = None
 
     def option(self, name):
         for o in self.options:

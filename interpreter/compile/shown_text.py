@@ -84,7 +84,7 @@ class ShownText:
             for name in ir._child_fields(type(n)):
                 v = getattr(n, name)
                 for item in (v if isinstance(v, tuple) else (v,)):
-                    if hasattr(type(item), "__attrs_attrs__"):
+                    if hasattr(type(item), "__record_fields__"):
                         visit(item, bound)
 
         for body, bound in self.shown_bodies(e):

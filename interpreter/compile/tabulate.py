@@ -20,6 +20,7 @@ import re
 from ..check import ir
 from ..check import types as T
 from ..runtime.errors import RuleFailure
+from .codecache import MISSING
 
 # nodes that read the state or bind locals: a part holding one is never a table
 _NOT_TABULATED = frozenset((ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension,
@@ -66,7 +67,7 @@ class Tabulator:
                 for item in (v if type(v) is tuple else (v,)):
                     if type(item) in _PLAIN:
                         continue
-                    if hasattr(type(item), "__attrs_attrs__"):
+                    if hasattr(type(item), "__record_fields__"):
                         inner = self.locals_read(item)
                         if inner is None:
                             out = None
@@ -161,6 +162,26 @@ class Tabulator:
         universes = [self.universe(gen.local_types[v]) for v in vars_]
         if None in universes or (len(vars_) == 2 and len(universes[0]) * len(universes[1]) > MAX_CELLS):
             return None
+        key, made = gen.ns.cache.value("table", source, repr(universes), repr(then))
+        if made is MISSING:
+            made = self.cells(e, source, vars_, then, universes)
+            gen.ns.cache.keep(key, made)
+        else:
+            gen.ns.fresh("E")       # the name its function takes when computed: every later name stays the same
+        if made is None:
+            return None
+        values, guarded = made
+        guard = None
+        if guarded is not None:
+            i, holds = guarded
+            guard = f"{gen.const(holds)}[{vars_[i]}]"
+        return f"{gen.const(values)}" + "".join(f"[{v}]" for v in vars_), guard
+
+    def cells(self, e, source, vars_, then, universes):
+        """The table's values as nested tuples, and (the local, the tuple saying where it holds) when it
+        does not hold everywhere; None if the part cannot be a table. Kept in the code cache (made once
+        per version of the rules and of rulecraft), so only data: numbers, texts, booleans, None, tuples."""
+        gen = self.gen
         from .layout import ConstantState, NeedsGame
         m = ConstantState(gen.layout)     # `m` names a card in a cast's error; any use of the game fails
         fn = gen.ns.function(", ".join(["m"] + vars_), source, "table", getattr(e, "span", None))
@@ -178,7 +199,7 @@ class Tabulator:
             if not (value is None or type(value) in (int, bool, str, tuple)):
                 return None
             cells[key] = value
-        guard = None
+        guarded = None
         if _FAILS in cells.values():
             # where it fails, the formula (so it fails where it is used): a look-up for each value of one
             # local says where the table holds (`K9[v2] if K10[v2] else …`), for the local it holds most for
@@ -189,9 +210,8 @@ class Tabulator:
             i = max(range(len(vars_)), key=lambda k: len(holds[k]) / len(universes[k]))
             if len(holds[i]) * 2 < len(universes[i]) or len(_OPERATIONS.findall(source)) < 4:
                 return None
-            guard = f"{gen.const(self.nested((universes[i],), {(x,): x in holds[i] for x in universes[i]}))}[{vars_[i]}]"
-        table = f"{gen.const(self.nested(universes, cells))}" + "".join(f"[{v}]" for v in vars_)
-        return table, guard
+            guarded = (i, self.nested((universes[i],), {(x,): x in holds[i] for x in universes[i]}))
+        return self.nested(universes, cells), guarded
 
     @staticmethod
     def nested(universes, cells):
