@@ -462,8 +462,10 @@ class StatementGen:
             return self.total_loop(e, self.single_for(e.args[0]), out, ind, span)
         if self.finds(e):
             return self.first_loop(e.args[0], out, ind, span)
-        if isinstance(e, (ir.BinOp, ir.Compare)) and (self.loopable(e.left) or self.loopable(e.right)) \
+        if isinstance(e, (ir.BinOp, ir.Compare)) and not self.x.loops \
+                and (self.loopable(e.left) or self.loopable(e.right)) \
                 and (self.loopable(e.left) or safe(e.left, defs=self.prog.defs)):
+            # (not inside a loop being written, whose parts computed before it might hold the named ones)
             # the operands computed first, in order (the left one first, as in the expression)
             named = self.x.named
             for part in (e.left, e.right):
