@@ -262,7 +262,9 @@ class StatementGen:
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
             put = f"m.zones[{to}][0:0] = _m" if s.bottom else f"m.zones[{to}].extend(_m)"
             out.append((ind, f"_m = m.zones[{src}]", s.span))
-            out.append((ind, f"if _m and {src} != {to}:", s.span))
+            # zones of two declarations are never one instance; of one, they may be
+            apart = isinstance(s.what, ir.Zone) and isinstance(s.to, ir.Zone) and s.what.zone != s.to.zone
+            out.append((ind, f"if _m:" if apart else f"if _m and {src} != {to}:", s.span))
             out.append((ind + 1, f"m.zones[{src}] = []", s.span))
             out.append((ind + 1, f"for _c in _m: m.where[_c] = {to}" + (f"; m.where[_c + {came}] = {src}" if came else ""),
                         s.span))
