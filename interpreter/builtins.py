@@ -112,7 +112,7 @@ def first_check(ck, e, typ):
 # ------------------------------------------------------------------ code
 def top_code(gen, call, a):
     zone = gen.src(call.args[0])
-    if gen.is_simple(call.args[0]):
+    if gen.cheap(call.args[0]):
         return f"(m.zones[{zone}] or rt_top(m, {zone}))[-1]"
     return f"rt_top(m, {zone})"
 

@@ -13,6 +13,8 @@ of a shown text is its own module (shown_text.py), tables made at load another (
 """
 from __future__ import annotations
 
+import re
+
 from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
@@ -22,6 +24,7 @@ from .invariants import safe, worth_moving
 from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
 
+_CALL = re.compile(r"\w\(| for ")     # source that calls something (or loops): not cheap to compute twice
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
@@ -250,6 +253,15 @@ class ExprGen:
         return all(isinstance(n, _SIMPLE) or (isinstance(n, ir.Property) and n.name in ("team", "seat"))
                    for n in ir.walk(e))
 
+    def cheap(self, e) -> bool:
+        """is_simple, and so is what each parameter of a def being inlined that `e` reads stands for
+        (`as_ingredient(one_of(p, k))` inlined: its `c` is a call, computed once, not once per use)."""
+        if not self.is_simple(e):
+            return False
+        subst = self.subst
+        return subst is None or not any(type(n) is ir.Local and n.slot in subst and _CALL.search(subst[n.slot])
+                                        for n in ir.walk(e))
+
     def inlinable(self, d, args) -> bool:
         """Can a call of def `d` become its body with the arguments in place? Only when its body binds no
         locals of its own, and each argument is cheap or used at most once (so nothing is computed twice)."""
@@ -262,14 +274,14 @@ class ExprGen:
                 if isinstance(n, ir.Local) and n.slot < d.params:
                     uses[n.slot] += 1
             self.param_uses[d.name] = uses
-        return all(uses[i] <= 1 or self.is_simple(a) for i, a in enumerate(args)) and self.matches_inlinable(d, args)
+        return all(uses[i] <= 1 or self.cheap(a) for i, a in enumerate(args)) and self.matches_inlinable(d, args)
 
     def matches_inlinable(self, d, args) -> bool:
         """A match tested case by case reads its subject once per case: inlined, the subject must be cheap
         to compute again (in its own function, it is computed once into a local)."""
         for n in ir.walk(d.body):
             if isinstance(n, ir.Match) and not self.is_table(n):
-                if not self.is_simple(n.subject) or not all(self.is_simple(args[x.slot]) for x in ir.walk(n.subject)
+                if not self.is_simple(n.subject) or not all(self.cheap(args[x.slot]) for x in ir.walk(n.subject)
                                                               if isinstance(x, ir.Local) and x.slot < len(args)):
                     return False
         return True
@@ -399,7 +411,7 @@ class ExprGen:
         positions, name = self.const(self.layout.card_positions(e.card_type)), self.const(e.card_type)
         if e.many:
             return f"rt_cast_all(m, {inner}, {positions}, {name})"
-        if self.is_simple(e.expr):      # the common case inline: a card of that type is itself
+        if self.cheap(e.expr):      # the common case inline: a card of that type is itself
             # a local that is not optional holds a card (a loop's card, a parameter): no test of none
             some = "" if isinstance(e.expr, ir.Local) and not isinstance(e.expr.type, T.OptionalT) \
                 and e.expr.type is not T.NONE else f"{inner} is not None and "
@@ -639,11 +651,17 @@ class ExprGen:
 
     # ------------------------------------------------------------ operators
     def ex_Index(self, e):
+        if isinstance(e.index, ir.Const):
+            xs = self.seq(e.seq)
+            known = self.ns.env.get(xs) if xs.startswith("K") and xs.isidentifier() else None
+            if type(known) is tuple and -len(known) <= e.index.value < len(known):    # `teams[1]`: a value now
+                value = known[e.index.value]
+                return repr(value) if value is None or type(value) in (int, bool) else self.const(value)
         if isinstance(e.index, ir.Const) and e.index.value in (0, -1):     # the first or last: no call
             xs = self.seq(e.seq)
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
         xs, i = self.seq(e.seq), self.src(e.index)
-        if xs.isidentifier() and self.is_simple(e.index):     # in range (the common case) inline, else the error
+        if xs.isidentifier() and self.cheap(e.index):     # in range (the common case) inline, else the error
             known = self.ns.env.get(xs) if xs.startswith("K") else None     # a list known at load: its length too
             size = len(known) if type(known) is tuple else f"len({xs})"
             return f"({xs}[{i}] if 0 <= {i} < {size} else rt_index({xs}, {i}))"

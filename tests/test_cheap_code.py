@@ -1,0 +1,71 @@
+"""Small rules of the expression compiler (docs/impl.md, "Computed once"): an inlined def's parameter
+that stands for a call is not computed once per use of it (`as_chip(best)` reads `best` once), and a
+constant index of a list known at load (`teams[1]`) is its value — an index out of range still fails."""
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.compile import codegen
+from rulecraft.engine import machine
+from rulecraft.loader import load_file
+from rulecraft.runtime.errors import RulesRuntimeError
+
+GAME = '''game "Cheap"
+players 2
+teams Odd, Even
+card Chip(value: 1..9)
+card Token(weight: 1..9)
+cards chips = [Chip(v) for v in 1..4]
+cards tokens = [Token(1)]
+zone box of Card
+var total: Int = 0
+var side: Team
+
+def as_chip(c: Card): Chip = c
+def best: Card = [c for c in box if c in Chip][0]
+def other: Team = if side == teams[0] then teams[1] else teams[0]
+
+rule setup:
+    move chips to box
+    side = teams[0]
+
+rule play:
+    total = RESULT
+'''
+
+
+@pytest.fixture
+def sources(monkeypatch):
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    kept = {}
+    define = codegen.Namespace.define
+
+    def keep(self, name, head, lines, label, span=None):
+        kept[label] = kept.get(label, "") + head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _span in lines)
+        return define(self, name, head, lines, label, span)
+
+    monkeypatch.setattr(codegen.Namespace, "define", keep)
+    return kept
+
+
+def run(rules_file, result: str):
+    m = machine.new_game(load_file(rules_file(GAME.replace("RESULT", result))), 2)
+    return m.vars[next(v.slot for v in m.program.vars if v.name == "total")]
+
+
+def test_a_parameter_standing_for_a_call_is_computed_once(rules_file, sources):
+    assert run(rules_file, "as_chip(best).value") == 1
+    best = next(src.split("(")[0].split()[-1] for label, src in sources.items() if label == "def best")
+    assert sources["rule play"].count(best + "(") == 1, sources["rule play"]
+
+
+def test_a_constant_index_of_a_list_known_at_load_is_its_value(rules_file, sources):
+    assert run(rules_file, "if other == teams[1] then 1 else 0") == 1
+    assert "rt_index" not in sources["rule play"] and "rt_index" not in sources.get("def other", "")
+
+
+def test_a_constant_index_out_of_range_still_fails(rules_file):
+    with pytest.raises(RulesRuntimeError, match="index 5 is outside a list of 3"):
+        run(rules_file, "[1, 2, 3][5]")
+    with pytest.raises(RulesRuntimeError, match="index 2 is outside a list of 2"):
+        run(rules_file, "if teams[2] == side then 1 else 0")
