@@ -39,7 +39,7 @@ def _needs_game():
 
 # the kinds of node that may be computed before a loop (invariants.safe says which are)
 _MOVABLE = frozenset((ir.OwnedVar, ir.TableEntry, ir.Zone, ir.BuiltinCall, ir.Property, ir.BinOp, ir.Compare,
-                      ir.BoolOp, ir.Not, ir.Neg, ir.Cond))
+                      ir.BoolOp, ir.Not, ir.Neg, ir.Cond, ir.Match))
 
 
 _NONEMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
@@ -109,6 +109,7 @@ class ExprGen:
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
+        self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -159,7 +160,15 @@ class ExprGen:
             return f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
         elif isinstance(e, ir.Not):
             return f"(not ({self.test(e.operand)}))"
+        if self.TRUTH_TABLES and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
+            table = self.tables.table(e)
+            cell = self.tables.truth(table) if table is not None else None
+            if cell is not None:          # no guard: the cells where it fails fail when their truth is read
+                return cell
         return self.src(e)
+
+    HOIST_TABLES = True   # off: a match that is a table is looked up inside the loop (tests compare the two)
+    TRUTH_TABLES = True   # off: a table that holds for some values only is read behind its guard everywhere
 
     def tabled(self, table, e, formula=None) -> str:
         """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
@@ -174,7 +183,11 @@ class ExprGen:
         return f"({cell} if {holds} else {other})"
 
     def movable(self, e) -> bool:
-        """Safe and worth computing before a loop (known per node, except inside an inlined def)."""
+        """Safe and worth computing before a loop (known per node, except inside an inlined def). A match
+        that is a table (`reach(witch(p))`) is a look-up: movable when its subject cannot fail."""
+        if type(e) is ir.Match:
+            return self.HOIST_TABLES and self.match_table(e) is not None \
+                and safe(e.subject, self.local_safe if self.subst is not None else None, self.prog.defs)
         if self.subst is not None:
             return safe(e, self.local_safe, self.prog.defs) and worth_moving(e)
         known = self.movable_nodes.get(id(e))
@@ -603,7 +616,11 @@ class ExprGen:
         With `truth`, only each element's truth counts (ExprGen.test)."""
         if isinstance(e, ir.Comprehension):
             if whole or self.short_and_safe(e):
-                return f"[{self.comprehension(e, truth=truth)}]"
+                self.listed += 1      # its elements are kept, not tested at once: no table of truths
+                try:
+                    return f"[{self.comprehension(e, truth=truth)}]"
+                finally:
+                    self.listed -= 1
             return f"({self.comprehension(e, truth=truth)})"
         return self.seq(e)
 
