@@ -69,3 +69,46 @@ def test_a_constant_index_out_of_range_still_fails(rules_file):
         run(rules_file, "[1, 2, 3][5]")
     with pytest.raises(RulesRuntimeError, match="index 2 is outside a list of 2"):
         run(rules_file, "if teams[2] == side then 1 else 0")
+
+
+COUNTS = '''game "Counts"
+players 2
+card Chip(value: 1..9)
+card Token(weight: 1..9)
+cards chips = [Chip(v) for v in [1, 2, 2]]
+cards tokens = [Token(1)]
+zone box of Chip
+zone bag of Card
+var total: Int = 0
+var need: Int = 0
+
+def as_chip(c: Card): Chip = c
+def of_value(v: Int): Int = count(c.value == v for c in box)
+def big: Int = count(as_chip(c).value > 1 for c in bag)
+
+rule setup:
+    move chips to box
+    move tokens to bag
+
+rule play:
+    total = RESULT
+'''
+
+
+def test_a_count_compared_with_a_number_at_most_0_is_not_counted(rules_file, sources, monkeypatch):
+    from rulecraft.compile.expressions import ExprGen
+    result = "count(of_value(v) >= v - need for v in [0, 1, 2, 3, 4])"
+    for first in (True, False):
+        monkeypatch.setattr(ExprGen, "COUNTS_FIRST", first)
+        sources.clear()
+        m = machine.new_game(load_file(rules_file(COUNTS.replace("RESULT", result))), 2)
+        # v = 0: 0 >= 0; 1: 1 >= 1; 2: 2 >= 2; 3: 0 >= 3 no; 4: 0 >= 4 no
+        assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 3
+        assert ("<= 0 or" in "".join(sources.values())) == first
+
+
+def test_a_count_that_can_fail_is_counted(rules_file, sources):
+    """`big` reads a token as a chip: it fails even where it is compared with a number below 1."""
+    with pytest.raises(RulesRuntimeError, match="is not a Chip"):
+        machine.new_game(load_file(rules_file(COUNTS.replace("RESULT", "if big >= need then 1 else 0"))), 2)
+    assert "<= 0 or" not in "".join(sources.values())

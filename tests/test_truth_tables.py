@@ -1,8 +1,10 @@
 """Where only a condition's truth counts, a table made at load that holds for some values only is read
 with no guard (ExprGen.test, Tabulator.truth: its cells where computing fails hold an rt_Fails, whose
 truth fails with the sentence computing it gave); and a match that is a table is looked up once before
-a loop (ExprGen.movable). Neither may change what a game does: every bundled game and example plays
-the same random games with them as without, and a failure is the same sentence on the same line."""
+a loop (ExprGen.movable); in a loop of statements a table's row is read once before it (ExprGen.hoisted);
+a count compared with a number at most 0 is not counted (ExprGen.counted, tests/test_cheap_code.py).
+None may change what a game does: every bundled game and example plays the same random games with them
+as without, and a failure is the same sentence on the same line."""
 from __future__ import annotations
 
 import random
@@ -50,7 +52,7 @@ def sources(monkeypatch):
 @pytest.mark.parametrize("ref", GAMES, ids=[Path(g).stem for g in GAMES])
 def test_the_same_games_with_and_without(ref, sources, monkeypatch):
     with_them = load(ref)
-    for flag in ("TRUTH_TABLES", "HOIST_TABLES"):
+    for flag in ("TRUTH_TABLES", "HOIST_TABLES", "HOIST_ROWS", "COUNTS_FIRST"):
         monkeypatch.setattr(ExprGen, flag, False)
     without = load(ref)
     for players in sorted({with_them.min_players, with_them.max_players}):
@@ -137,3 +139,60 @@ def test_a_match_that_is_a_table_is_looked_up_once_before_a_loop(rules_file, sou
         assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 2 + 10 * 3 + 100 * 1
         loop = next(src for src in sources if "+= 1" in src)
         assert (".get(" in loop.split("for ")[0]) == hoisted, loop
+
+
+ROWS = '''game "Rows"
+players 2
+enum Colour: Red, Blue, Green
+card Chip(colour: Colour)
+cards chips = [Chip(Blue), Chip(Green), Chip(Blue)]
+zone box of Chip
+var total: Int = 0
+
+def of_colour(k: Colour): Int = count(c.colour == k for c in box)
+
+rule setup:
+    move chips to box
+
+rule play:
+    total = of_colour(Red) + 10 * of_colour(Blue) + 100 * of_colour(Green)
+'''
+
+
+def test_a_comparison_of_a_field_in_a_loop_is_a_row_read_once(rules_file, sources):
+    m = machine.new_game(load_file(rules_file(ROWS)), 2)
+    assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 120
+    loop = next(src for src in sources if "+= 1" in src)
+    assert " == " not in loop and "_h" in loop.split("for ")[0], loop
+
+
+TURNED = '''game "Turned"
+players 2
+enum Colour: Red, Blue, Green
+card Chip(colour: Colour, value: 1..9)
+card Token(weight: 1..9)
+cards chips = [Chip(Blue, 1), Chip(Green, 2)]
+cards tokens = [Token(1)]
+zone box of Card
+var total: Int = 0
+
+def as_chip(c: Card): Chip = c
+def tint(c: Card, k: Colour): Bool = c in Chip and as_chip(c).colour == k
+# ten parameters: the loop's local is v10, written before v9 (the colour) in the table's look-up
+def has(a: Int, b: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Int, j: Int, k: Colour): Bool = any(tint(c, k) for c in box)
+
+rule setup:
+    move tokens to box
+    move chips to box
+
+rule play:
+    total = (if has(0, 0, 0, 0, 0, 0, 0, 0, 0, Red) then 1 else 0) + (if has(0, 0, 0, 0, 0, 0, 0, 0, 0, Blue) then 10 else 0) \\
+        + (if has(0, 0, 0, 0, 0, 0, 0, 0, 0, Green) then 100 else 0)
+'''
+
+
+def test_a_table_turned_round_for_its_row(rules_file, sources):
+    m = machine.new_game(load_file(rules_file(TURNED)), 2)
+    assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 110
+    text = "".join(src for src in sources if "for v10 in" in src)
+    assert "[v9]\n" in text and "[v10]" in text, text

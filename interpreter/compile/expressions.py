@@ -25,6 +25,9 @@ from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
 
 _CALL = re.compile(r"\w\(| for ")     # source that calls something (or loops): not cheap to compute twice
+_KNOWN = re.compile(r"\(*(K\d+|-?\d+)\)*$")    # a constant's source: known at load
+_CELL = re.compile(r"(K\d+)((?:\[v\d+\])+)$")     # a table's look-up by locals: K9[v1][v2]
+_KEY = re.compile(r"\[(v\d+)\]")
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
@@ -58,8 +61,9 @@ def _size_truth(e):
 class _Loop:
     """A loop being generated: its own locals, and the parts computed once before it (name, source)."""
 
-    def __init__(self, bound: set):
+    def __init__(self, bound: set, statement: bool = False):
         self.bound = bound
+        self.statement = statement      # a loop of statements (StatementGen.loop_over): its parts are assignments
         self.parts: list = []
         self.names: dict = {}           # source -> name: the same part written twice is computed once
 
@@ -69,6 +73,14 @@ class _Loop:
             source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
+        name = self.names.get(source)
+        if name is None:
+            name = self.names[source] = gen.ns.fresh("_h")
+            self.parts.append((name, source))
+        return name
+
+    def named(self, gen, source: str) -> str:
+        """The name of a part given as source (a table's row: ExprGen.hoisted)."""
         name = self.names.get(source)
         if name is None:
             name = self.names[source] = gen.ns.fresh("_h")
@@ -109,6 +121,7 @@ class ExprGen:
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
+        self.turned_tables: dict = {}  # a table of tables' name -> the name of the same indexed the other way round
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
@@ -140,7 +153,10 @@ class ExprGen:
             if scope is not None:
                 return scope.name_of(self, e)
         if type(e) in CANDIDATES:
-            table = self.tables.table(e)
+            # in a loop of statements a table's row is read once before it (hoisted): there even a
+            # comparison of a card's field with a value (`c.colour == k`) is worth a table
+            worth = 1 if self.loops and self.loops[-1].statement and self.HOIST_ROWS else 2
+            table = self.tables.table(e, worth=worth)
             if table is not None:
                 return self.tabled(table, e)
         return getattr(self, "ex_" + type(e).__name__)(e)
@@ -164,7 +180,7 @@ class ExprGen:
             table = self.tables.table(e)
             cell = self.tables.truth(table) if table is not None else None
             if cell is not None:          # no guard: the cells where it fails fail when their truth is read
-                return cell
+                return self.hoisted(cell) if self.loops and self.HOIST_ROWS else cell
         return self.src(e)
 
     HOIST_TABLES = True   # off: a match that is a table is looked up inside the loop (tests compare the two)
@@ -173,6 +189,9 @@ class ExprGen:
     def tabled(self, table, e, formula=None) -> str:
         """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
         cell, holds = table
+        if self.loops and self.HOIST_ROWS:
+            cell = self.hoisted(cell)
+            holds = holds and self.hoisted(holds)
         if holds is None:
             return cell
         self.tables.off += 1          # the formula runs only where the table does not hold: no tables in it
@@ -181,6 +200,49 @@ class ExprGen:
         finally:
             self.tables.off -= 1
         return f"({cell} if {holds} else {other})"
+
+    HOIST_ROWS = True     # off: a table's look-up is written whole inside a loop (tests compare the two)
+
+    def hoisted(self, cell: str) -> str:
+        """A table's look-up inside a loop of statements, with what does not depend on the loop's locals
+        read once before it: in `K9[v1][v2]` over the cards `v2` of a hand, the row `K9[v1]` (for a table
+        indexed by the loop's local first, of the same table turned round). A local always holds a value
+        of its type, so the row is there: nothing can fail. In a comprehension the one-element `for` that
+        would bind it costs what it saves: there it is not."""
+        found = _CELL.match(cell)
+        if found is None:
+            return cell
+        name, keys = found.group(1), _KEY.findall(found.group(2))
+        loops = self.loops
+
+        def depth(key):        # the innermost loop binding the local, -1 if none does
+            slot = int(key[1:])
+            for k in range(len(loops) - 1, -1, -1):
+                if slot in loops[k].bound:
+                    return k
+            return -1
+        depths = [depth(k) for k in keys]
+        if max(depths) < len(loops) - 1:   # the whole look-up is the same for every element
+            scope = loops[max(depths) + 1]
+            return scope.named(self, cell) if scope.statement else cell
+        if len(keys) != 2 or depths[0] == depths[1]:
+            return cell
+        scope = loops[min(depths) + 1]
+        if not scope.statement:
+            return cell
+        if depths[0] > depths[1]:          # the loop's local first: the table turned round
+            name, keys = self.turned(name), keys[::-1]
+        return f"{scope.named(self, f'{name}[{keys[0]}]')}[{keys[1]}]"
+
+    def turned(self, name: str) -> str:
+        """The constant name of a table of tables indexed the other way round (None where no value is)."""
+        known = self.turned_tables.get(name)
+        if known is None:
+            rows = self.ns.env[name]
+            width = max(len(r) for r in rows if r is not None)
+            known = self.turned_tables[name] = self.const(tuple(
+                tuple(r[b] if r is not None else None for r in rows) for b in range(width)))
+        return known
 
     def movable(self, e) -> bool:
         """Safe and worth computing before a loop (known per node, except inside an inlined def). A match
@@ -222,8 +284,8 @@ class ExprGen:
             chosen = scope
         return chosen
 
-    def enter_loop(self, bound: set) -> "_Loop":
-        scope = _Loop(bound)
+    def enter_loop(self, bound: set, statement: bool = False) -> "_Loop":
+        scope = _Loop(bound, statement)
         self.loops.append(scope)
         return scope
 
@@ -857,7 +919,33 @@ class ExprGen:
                 values = self.fixed(e.right)
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
-        return f"(({a}) {op} ({self.src(e.right)}))"
+        b = self.src(e.right)
+        if op in (">=", ">") and self.COUNTS_FIRST and not _CALL.search(b) and not _KNOWN.match(b) \
+                and safe(e.right, self.local_safe, self.prog.defs) and self.counted(e.left):
+            # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting
+            return f"(({b}) {'<=' if op == '>=' else '<'} 0 or ({a}) {op} ({b}))"
+        return f"(({a}) {op} ({b}))"
+
+    COUNTS_FIRST = True   # off: a count compared with a number is always counted (tests compare the two)
+
+    def counted(self, e, body: bool = False, calling=()) -> bool:
+        """Is `e` a count or a size — never below 0 — whose computing cannot fail and changes nothing (so
+        leaving it out changes nothing either)? Through defs whose body is one, called with such arguments."""
+        ok = None if body else self.local_safe
+        defs = self.prog.defs
+        t = type(e)
+        if t is ir.BuiltinCall and len(e.args) == 1:
+            arg = e.args[0]
+            if e.name == "size":
+                return safe(e, ok, defs)
+            if e.name == "count" and type(arg) is ir.Comprehension and len(arg.fors) == 1:
+                f = arg.fors[0]
+                return all(x is None or safe(x, ok, defs) for x in (f.iterable, f.cond, arg.element))
+        elif t is ir.DefCall:
+            d = defs[e.name]
+            return not d.const and e.name not in calling and all(safe(a, ok, defs) for a in e.args) \
+                and self.counted(d.body, True, calling + (e.name,))
+        return False
 
     def ex_BoolOp(self, e):
         return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"

@@ -82,6 +82,12 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
         return _safe(e.left, ok, defs, calling) and _safe(e.right, ok, defs, calling)
     if isinstance(e, (ir.Not, ir.Neg)):
         return _safe(e.operand, ok, defs, calling)
+    if isinstance(e, ir.Match):       # its cases cover every value (the checker): only its parts can fail
+        # (a match of a local only: another subject is computed once by an assignment expression, which
+        # could not stand where a part computed before a comprehension goes)
+        return type(e.subject) is ir.Local and ok(e.subject.slot) \
+            and all(_safe(r, ok, defs, calling) for r in e.results) \
+            and (e.otherwise is None or _safe(e.otherwise, ok, defs, calling))
     if isinstance(e, ir.Cond):
         return _safe(e.test, ok, defs, calling) and _safe(e.then, ok, defs, calling) and _safe(e.other, ok, defs, calling)
     return False

@@ -420,7 +420,7 @@ class StatementGen:
         lines, where test is the filter's source (or None; an `any`/`all` in it is a loop too) —
         the parts computed once written first."""
         seq = self.x.seq(f.iterable)
-        scope = self.x.enter_loop({f.slot})
+        scope = self.x.enter_loop({f.slot}, statement=True)
         body = []
         try:
             test = self.cond_loop(f.cond, body, ind + 1) if f.cond is not None else None

@@ -122,7 +122,7 @@ class Tabulator:
         gen = self.gen
         if self.off:
             return None
-        key = (id(e), id(then)) if gen.subst is None else None
+        key = (id(e), id(then), worth) if gen.subst is None else None
         if key is not None and key in self.known:
             return self.known[key]
         result = self.make(e, then, worth)
