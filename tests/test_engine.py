@@ -487,3 +487,13 @@ def test_moves_of_lists_and_zones_keep_the_order_of_one_card_at_a_time(rules_fil
     assert cards_in(m, "floor") == ["B3", "B5", "B1", "B4", "B2"]
     assert cards_in(m, "tower") == [] and cards_in(m, "heap") == []
     assert placement_problems(m) == []
+
+
+def test_a_new_game_sets_every_slot_of_its_state():
+    """new_game fills a State made without __init__ (a batch starts thousands): no slot is left unset."""
+    from rulecraft.engine.state import State
+    from rulecraft.loader import load
+    m = machine.new_game(load("blackmore"), 3, None, 1)
+    for slot in State.__slots__:
+        getattr(m, slot)            # an unset slot raises AttributeError
+    assert m.copy().same_as(m)

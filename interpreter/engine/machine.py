@@ -37,7 +37,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     scenario's outcomes for the next draws: ("random" or "shuffle", function of the state), in order."""
     if not program.min_players <= players <= program.max_players:
         raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
-    m = State()
+    m = State.__new__(State)       # every slot set here (State() would set each twice)
     m.program = program
     m.n = players
     m.names = tuple(names) if names else _default_names(players)
@@ -48,6 +48,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.where = [-1] * program.where_size
     m.vars = [None] * program.var_count
     m.rng = rng.seed_state(seed)
+    m.stack, m.pending, m.result, m.decisions, m.ticks, m.watch = [], None, None, 0, 0, None
     values = dict(options or {})
     for o in program.options:
         value = values.pop(o.name, o.default)
@@ -172,13 +173,21 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
 def finish(m: State) -> None:
     p = m.program
     players = range(m.n)
-    scores = tuple([_score(m, p.score, i) for i in players]) if p.score else (0,) * m.n
-    ties = tuple([_score(m, p.tiebreak, i) for i in players]) if p.tiebreak else (0,) * m.n
-    best = max(zip(scores, ties))
-    m.result = (scores, ties, tuple([i for i in players if (scores[i], ties[i]) == best]))
+    try:
+        scores = tuple([p.score(m, i) for i in players]) if p.score else (0,) * m.n
+        ties = tuple([p.tiebreak(m, i) for i in players]) if p.tiebreak else (0,) * m.n
+    except RuleFailure as e:
+        raise RulesRuntimeError(f"scoring: {e}") from None
+    if p.tiebreak:
+        best = max(zip(scores, ties))
+        m.result = (scores, ties, tuple([i for i in players if (scores[i], ties[i]) == best]))
+    else:                       # no tiebreak: the best score wins
+        best = max(scores)
+        m.result = (scores, ties, tuple([i for i in players if scores[i] == best]))
 
 
 def _score(m, score, player):
+    """One player's score (or tiebreak, or heuristic), a rules' failure said as the scoring's."""
     try:
         return score(m, player)
     except RuleFailure as e:
