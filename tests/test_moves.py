@@ -56,3 +56,43 @@ def test_a_run_of_cards_in_no_zone_yet_lands_in_order():
     m = _State([-1] * CARDS)
     rt_move_list(m, range(3, 20), 1, False)
     assert m.zones[1] == list(range(3, 20)) and m.where[3:20] == [1] * 17 and m.where[:3] == [-1] * 3
+
+
+TAKE = '''game "Take"
+players 2
+card Chip(n: 1..4) named "chip {n}"
+cards chips = [Chip(n) for n in 1..4]
+zone pool of Chip per player
+zone hand of Chip per player
+rule play:
+    for p in players:
+        move chips to p.pool
+        p chooses c in p.pool where c.n > 1 as "take {c}":
+            move c to next_player(p).hand
+'''
+
+
+def test_a_chosen_card_moved_first_is_taken_from_where_it_was_chosen(tmp_path, monkeypatch):
+    """An option's block that moves the chosen card first takes it from the choice's zone without
+    looking its place up (compile/rules.py, `taken_from`): the zones and places end as they must."""
+    from helpers import cards_in, placement_problems
+    from rulecraft.compile import codegen
+    from rulecraft.engine import machine
+    from rulecraft.loader import load_file
+
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = tmp_path / "take.rules"
+    path.write_text(TAKE)
+    sources = []
+    define = codegen.Namespace.define
+    monkeypatch.setattr(codegen.Namespace, "define", lambda self, name, head, lines, label, span=None: (
+        sources.append("".join(t for _i, t, _s in lines if isinstance(t, str))), define(self, name, head, lines, label, span))[1])
+    m = machine.new_game(load_file(path), 2, None, 0)
+    assert any(".remove(v" in src and "_s = m.where" not in src for src in sources)
+    machine.decide(m, machine.option_labelled(m, "take chip 3"))
+    assert placement_problems(m) == [] and cards_in(m, "pool", 1) == ["chip 1", "chip 2", "chip 3", "chip 4"]
+    machine.decide(m, machine.option_labelled(m, "take chip 2"))
+    assert m.result is not None and placement_problems(m) == []
+    # the second `move chips` took every chip back, chip 3 from the second player's hand too
+    assert cards_in(m, "hand", 0) == ["chip 2"] and cards_in(m, "hand", 1) == []
+    assert cards_in(m, "pool", 0) == [] and cards_in(m, "pool", 1) == ["chip 1", "chip 3", "chip 4"]

@@ -499,6 +499,12 @@ class RuleGen(StatementGen):
             self.line(f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})", s.span)
         self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
+        first = s.body[0] if s.body else None
+        if isinstance(first, ir.Move) and isinstance(first.what, ir.Local) and first.what.slot == s.slot \
+                and isinstance(s.domain, ir.Zone) and (s.domain.owner is None or isinstance(s.domain.owner, ir.Local)):
+            # the option's block moves the chosen card first: it is where it was chosen, in the domain's zone
+            # (named by locals the frame kept: the same instance as when the rules asked)
+            self.taken_from[id(first)] = s.domain
         self.option_block(info.index, s.body, (s.slot,), s.span)
         self.goto(end, s.span)
         self.place(skip, s.span)

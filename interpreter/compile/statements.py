@@ -99,6 +99,7 @@ class StatementGen:
         self.waits = analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
+        self.taken_from: dict = {}    # id(move) -> the zone its card is known to be in (a choice's domain: rules.py)
         self.index = {key: i for i, key in enumerate(prog.rules)}
         self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
         # where each local lives in its rule's frame: a rule that waits keeps its own locals there,
@@ -283,6 +284,11 @@ class StatementGen:
             card = self.once(x.src(s.what), "_c", out, ind, s.span)
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
             put = f"m.zones[{to}].insert(0, {card})" if s.bottom else f"m.zones[{to}].append({card})"
+            known = self.taken_from.get(id(s))
+            if known is not None and not came:
+                out.append((ind, f"m.zones[{x.src(known)}].remove({card})", s.span))
+                out.append((ind, f"{put}; m.where[{card}] = {to}", s.span))
+                return
             out.append((ind, f"_s = m.where[{card}]", s.span))
             out.append((ind, f"if _s >= 0: m.zones[_s].remove({card})", s.span))
             out.append((ind, f"{put}; m.where[{card}] = {to}" + (f"; m.where[{card} + {came}] = _s" if came else ""),
