@@ -190,3 +190,41 @@ def test_an_else_if_computed_by_lines_in_a_rule_that_waits(tmp_path, monkeypatch
     assert "any(" not in source and "all(" not in source
     m = machine.new_game(program, 2, None, 0)
     assert [o.label for o in machine.legal_options(m)] == ["take stone 4", "take stone 5"]
+
+
+GUARD = '''game "Guard"
+players 2
+enum Colour: Red, Blue
+card Gem(colour: Colour, size: 1..3) named "{colour} {size}"
+cards gems = [Gem(k, s) for k in Colour for s in 1..3]
+zone bag of Gem
+zone shown of Gem
+zone empty of Gem
+def same(xs: List[Gem]): List[Gem] = [g for g in xs if g.colour == top(shown).colour]
+def none_shown(xs: List[Gem]): List[Gem] = [g for g in xs if g.colour == top(empty).colour]
+rule play:
+    move gems to bag
+    move Gem("Blue 2") to shown
+    say "{same(list(bag))} {none_shown([])}"
+    say "{none_shown(list(bag))}"
+'''
+
+
+def test_a_filters_part_that_fails_first_is_computed_once_when_there_are_elements(tmp_path, monkeypatch):
+    """`top(shown).colour` in a filter is the same for every gem: computed once before the loop, only
+    when there is a gem (an empty list asks nothing, so `top` of an empty zone does not fail there), and
+    failing as the first gem would, at the line that used the def."""
+    from rulecraft.engine.observe import render
+    from rulecraft.runtime.errors import RulesRuntimeError
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = tmp_path / "guard.rules"
+    path.write_text(GUARD)
+    program, source = generated(path)
+    assert " if v0 else None" in source
+    for guarded in (True, False):
+        monkeypatch.setattr(StatementGen, "GUARDED", guarded)
+        sink = []
+        with pytest.raises(RulesRuntimeError) as failed:
+            machine.new_game(load_file(path), 2, None, 0, sink=sink)
+        assert [render(line[2], None) for line in sink] == ["Blue 1, Blue 3 nothing"], guarded
+        assert "empty" in str(failed.value) and "guard.rules:15:5" in str(failed.value), str(failed.value)
