@@ -184,3 +184,28 @@ def test_a_condition_written_as_a_loop_fails_on_the_line_it_did(case, rules_file
     line = LINE + 2 + (2 if case == "else if and" else 0)
     found = failures(both_ways(rules_file, monkeypatch, text))
     assert found and all(f":{line}:{column}: runtime error: top of an empty zone (hand of player 1)" in f for f in found), found
+
+
+# ------------------------------------------------------------------ a row read before a loop
+# A table's row read once before a loop of statements (ExprGen.hoisted) was read even where the
+# local indexing it is an optional one that the loop's test says is not none: with none, a Python
+# TypeError ("internal error in rulecraft") where the comprehension gave the cards of its colour.
+NARROWED = HEAD + '''var chosen: Chip?
+def same(x: Chip?): Int = count(x != none and x.colour == c.colour for c in heap)
+rule play:
+    player(1) chooses k in 0..1 as "k {k}":
+        if k == 1:
+            chosen = top(heap)
+        let x = chosen
+        let ys = [c for c in heap if x != none and x.colour == c.colour]
+        let a = any(x != none and x.n == c.n for c in heap)
+        say "{ys} {same(chosen)} {a}"
+        player(2) may choose c in heap where x != none and x.colour == c.colour as "c {c}":
+            say "{c}"
+'''
+
+
+def test_a_row_read_before_a_loop_waits_for_its_optional_local(rules_file, monkeypatch):
+    found = both_ways(rules_file, monkeypatch, NARROWED)
+    assert not failures(found)
+    assert {"nothing 0 no", "Green 1, Green 2, Green 3 3 yes"} <= set(said(found)), said(found)
