@@ -206,9 +206,12 @@ class ExprGen:
     def hoisted(self, cell: str) -> str:
         """A table's look-up inside a loop of statements, with what does not depend on the loop's locals
         read once before it: in `K9[v1][v2]` over the cards `v2` of a hand, the row `K9[v1]` (for a table
-        indexed by the loop's local first, of the same table turned round). A local always holds a value
-        of its type, so the row is there: nothing can fail. In a comprehension the one-element `for` that
-        would bind it costs what it saves: there it is not."""
+        indexed by the loop's local first, of the same table turned round). A loop's local always holds a
+        value of its type, so the row is there; another local may be an optional one that a test in the
+        loop says is not none (`x != none and x.colour == c.colour`), read there only where it is not: so
+        before the loop, the row is read only when such a local holds a value (`K9[v1] if v1 is not None
+        else None`) and nothing can fail. In a comprehension the one-element `for` that would bind it
+        costs what it saves: there it is not."""
         found = _CELL.match(cell)
         if found is None:
             return cell
@@ -222,9 +225,13 @@ class ExprGen:
                     return k
             return -1
         depths = [depth(k) for k in keys]
+
+        def before(source, read):          # `source`, read before the loop, where the locals `read` hold a value
+            maybe = [k for k in read if depth(k) < 0]
+            return f"({source} if {' and '.join(f'{k} is not None' for k in maybe)} else None)" if maybe else source
         if max(depths) < len(loops) - 1:   # the whole look-up is the same for every element
             scope = loops[max(depths) + 1]
-            return scope.named(self, cell) if scope.statement else cell
+            return scope.named(self, before(cell, keys)) if scope.statement else cell
         if len(keys) != 2 or depths[0] == depths[1]:
             return cell
         scope = loops[min(depths) + 1]
@@ -232,7 +239,7 @@ class ExprGen:
             return cell
         if depths[0] > depths[1]:          # the loop's local first: the table turned round
             name, keys = self.turned(name), keys[::-1]
-        return f"{scope.named(self, f'{name}[{keys[0]}]')}[{keys[1]}]"
+        return f"{scope.named(self, before(f'{name}[{keys[0]}]', keys[:1]))}[{keys[1]}]"
 
     def turned(self, name: str) -> str:
         """The constant name of a table of tables indexed the other way round (None where no value is)."""

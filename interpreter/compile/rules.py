@@ -332,7 +332,7 @@ class RuleGen(StatementGen):
                 self.line("else:", s.span, depth)
                 depth += 1
                 opening = True
-            test = self.cond_loop(cond, self.blocks[-1], depth) if opening else self.x.test(cond)
+            test = self.cond_loop(cond, self.blocks[-1], depth, cond.span) if opening else self.x.test(cond)
             self.line(f"{'if' if opening else 'elif'} {test}:", cond.span, depth)
             self.goto(targets[k], cond.span, depth + 1)
             opening = False
@@ -358,7 +358,7 @@ class RuleGen(StatementGen):
         if isinstance(s, ir.While):
             for text in TICK:
                 self.line(text, s.span)
-            test = self.cond_loop(test, self.blocks[-1], 0)
+            test = self.cond_loop(test, self.blocks[-1], 0, s.span)
         self.wrote(slots if writes is None else writes)     # what the head assigns
         self.line(f"if {test}:", s.span)
         for text in enter:

@@ -342,7 +342,7 @@ class StatementGen:
                 out.append((ind, "else:", s.span))
                 self.nat_If(ir.If(s.span, s.branches[k:], s.otherwise), out, ind + 1)
                 return
-            test = self.cond_loop(cond, out, ind) if k == 0 else self.x.test(cond)
+            test = self.cond_loop(cond, out, ind, cond.span) if k == 0 else self.x.test(cond)
             out.append((ind, f"{'if' if k == 0 else 'elif'} {test}:", cond.span))
             self.x.forget(names)
             self.nat_block(body, out, ind + 1, s.span)
@@ -372,7 +372,7 @@ class StatementGen:
 
     def nat_While(self, s, out, ind):
         before = []
-        test = self.cond_loop(s.cond, before, ind + 1)
+        test = self.cond_loop(s.cond, before, ind + 1, s.span)
         if before:          # the condition computed by lines of its own, at each turn
             out.append((ind, "while True:", s.span))
             out += before
@@ -437,7 +437,7 @@ class StatementGen:
         scope = self.x.enter_loop({f.slot}, statement=True)
         body = []
         try:
-            test = self.cond_loop(f.cond, body, ind + 1) if f.cond is not None else None
+            test = self.cond_loop(f.cond, body, ind + 1, span) if f.cond is not None else None
             element(test, body, ind + 1)
         finally:
             self.x.leave_loop(scope)
@@ -505,7 +505,7 @@ class StatementGen:
         if isinstance(e, ir.BuiltinCall) and e.name in ("max", "min") and self.x.is_best_by(e):
             return self.best_loop(e, out, ind, span)
         if isinstance(e, ir.BuiltinCall) and e.name in ("any", "all") and len(e.args) == 1 and self.single_for(e.args[0]):
-            return self.cond_loop(e, out, ind)
+            return self.cond_loop(e, out, ind, span)
         if isinstance(e, ir.BuiltinCall) and e.name in ("sum", "count") and len(e.args) == 1 and self.single_for(e.args[0]):
             return self.total_loop(e, self.single_for(e.args[0]), out, ind, span)
         if self.finds(e):
@@ -532,7 +532,7 @@ class StatementGen:
             return f"(not {self.value_lines(e.operand, out, ind, span)})"
         if isinstance(e, ir.Cond) and any(self.loopable(x) for x in (e.then, e.other)):
             value = self.ns.fresh("_v")
-            out.append((ind, f"if {self.cond_loop(e.test, out, ind)}:", span))
+            out.append((ind, f"if {self.cond_loop(e.test, out, ind, span)}:", span))
             for branch, head in ((e.then, None), (e.other, "else:")):
                 if head:
                     out.append((ind, head, span))
@@ -655,28 +655,30 @@ class StatementGen:
         lines.append((1, f"return {self.value_lines(body, lines, 1, span)}", span))
         return lines
 
-    def cond_loop(self, cond, out, ind) -> str:
+    def cond_loop(self, cond, out, ind, span) -> str:
         """The source of a condition to test; `any`/`all` of a comprehension of one `for` is computed
-        by lines written to `out` first (a loop that stops at the deciding element), its truth a name."""
+        by lines written to `out` first (a loop that stops at the deciding element), its truth a name.
+        The lines carry `span`, the one of the line that tests the condition without them (an `if`'s
+        condition, a `while`, a `let`): a failure in them is reported where it was."""
         if self.LOOPS and isinstance(cond, ir.BoolOp) and (self.loopable(cond.left) or self.loopable(cond.right)):
-            return self.bool_lines(cond, out, ind, cond.span, lambda e, lines, i, _span: self.cond_loop(e, lines, i))
+            return self.bool_lines(cond, out, ind, span, self.cond_loop)
         call = cond.operand if isinstance(cond, ir.Not) else cond
         c = self.single_for(call.args[0]) if self.LOOPS and isinstance(call, ir.BuiltinCall) and call.name in ("any", "all") \
             and len(call.args) == 1 else None
         if c is None:
             if self.LOOPS and isinstance(cond, ir.Not) and self.loopable(cond.operand):
-                return f"(not {self.cond_loop(cond.operand, out, ind)})"
+                return f"(not {self.cond_loop(cond.operand, out, ind, span)})"
             if self.LOOPS and self.loopable(cond) and not isinstance(cond, ir.Not):
-                return self.value_lines(cond, out, ind, cond.span)
+                return self.value_lines(cond, out, ind, span)
             return self.x.test(cond)
         found = call.name == "any"          # what an element that decides makes of the whole
         flag = self.ns.fresh("_a")
-        out.append((ind, f"{flag} = {not found}", cond.span))
+        out.append((ind, f"{flag} = {not found}", span))
 
         def element(test, lines, i):
             truth = self.x.test(c.element)
             decides = f"({truth})" if found else f"not ({truth})"
             when = decides if test is None else f"({test}) and {decides}"
             lines += [(i, f"if {when}:"), (i + 1, f"{flag} = {found}"), (i + 1, "break")]
-        self.loop_over(c.fors[0], element, out, ind, cond.span)
+        self.loop_over(c.fors[0], element, out, ind, span)
         return f"(not {flag})" if cond is not call else flag
