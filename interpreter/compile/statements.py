@@ -474,8 +474,15 @@ class StatementGen:
             node = unsafe[0]                # the first part computed that can fail (the parts before it cannot)
         for part in path:                   # the largest part around it that reads none of the loop's locals
             if not (self.x.local_reads(part) & bound):
-                return part
+                return part if self.changes_nothing(part) else None
         return None
+
+    def changes_nothing(self, e) -> bool:
+        """Is computing `e` once the same as computing it at every element: no `random` drawn, no card
+        made, no step spent (a comprehension's inner `for`), no def that does any of these?"""
+        return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
+                       or (isinstance(n, ir.Comprehension) and len(n.fors) > 1)
+                       or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(e))
 
     def list_loop(self, e, out, ind, span, into=None, also=""):
         """A comprehension that a statement computes whole, as a loop filling a Python list: its name
