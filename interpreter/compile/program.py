@@ -97,6 +97,8 @@ class ChoiceInfo:
     secret: bool = False       # `secretly`: even the pass is told to the others only as a choice made
     body_pc: int = 0           # the block its rule resumes at once an option is taken
     else_pc: int = 0           # ... once the pass option is taken
+    body: object = None        # function (state, frame, chosen value) -> waiting?, running the option's block
+                               # straight from the decision (compile.rules); None: the rule resumes at body_pc
 
 
 @records.define(eq=False)

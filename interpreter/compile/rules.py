@@ -17,7 +17,9 @@ they stand and return True too) and False when it is done. A block entered
 only on resuming (an option's block), and the start when nothing jumps back
 to it, is tested first, and from it the small
 blocks it jumps to are copied in place, so a decision runs straight on to the
-next one (`block_lines`).
+next one (`block_lines`). An option's block is also a function of its own
+that the machine calls with the chosen value as it takes the decision
+(`body_function`).
 
 Over 500 lines for one reason: cutting a body into blocks, and what each
 statement that can wait (a call, a signal, an if, a loop, a choice) puts in
@@ -117,6 +119,7 @@ class RuleGen(StatementGen):
         self.resume: dict = {}            # resume pc -> the locals it needs from the frame
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         self.asks_in_loop = False         # does a choice of this rule stand in one of its loops?
+        self.chosen: dict = {}            # choice index -> the local its chosen value goes to
         if rule.where is not None:
             self.line(f"if not ({self.x.test(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
@@ -141,6 +144,18 @@ class RuleGen(StatementGen):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())))
+        self.rest = self.rest_lines(first)
+        lines += self.rest
+        fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
+        for info in self.choices:
+            if info.index in self.chosen:
+                info.body = self.body_function(info, self.chosen.pop(info.index))
+        return fn, list(self.block_spans)
+
+    def rest_lines(self, first) -> list:
+        """The dispatch loop's tests and lines of the blocks not in `first`, in order (each falls into
+        the next); with many, in groups skipped with one test each."""
+        lines = []
         rest = [k for k in range(len(self.blocks)) if k not in first]     # in order: the others fall into them
         group = _group_size(len(rest))
         last = len(rest) - (len(rest) % group or group) if group else 0    # the last group's first
@@ -152,8 +167,36 @@ class RuleGen(StatementGen):
                     lines.append((2, f"if pc <= {rest[i + group - 1]}:", self.block_spans[k]))
             lines.append((base, f"if pc == {k}:", self.block_spans[k]))
             lines += self.block_lines(k, base + 1, None)
-        fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
-        return fn, list(self.block_spans)
+        return lines
+
+    BODIES = True               # (benchmarks compare with and without)
+    BODY_LOOP_LINES = 150       # a body that goes round the dispatch loop has the rule's other blocks, up to this many lines
+
+    def body_function(self, info, slot):
+        """`def B12(m, fr, v3):` — the option's block of a choice, run by the machine with the chosen
+        value as it takes the decision: no pc stored and read back, no test of it, the value not put in
+        the frame first (it is stored there only if a later wait needs it). The block comes first, with
+        the small blocks it runs on into copied in (block_lines); where it jumps on to others, they
+        follow in a dispatch loop, unless there are more than BODY_LOOP_LINES lines of them: None then
+        (the machine resumes the rule at body_pc)."""
+        if not self.BODIES:
+            return None
+        k = info.body_pc
+        clean = frozenset(self.resume[k] - {slot})
+        lines = [(1, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(clean)]
+        path = self.block_lines(k, 1, (k,), clean)
+        if any("continue" in text for _ind, text, _span in path):
+            # it jumps on to blocks not copied: they follow in a dispatch loop of its own (a body
+            # block is never jumped to, so the loop needs only the blocks the rule falls through)
+            if len(self.rest) > self.BODY_LOOP_LINES:
+                return None
+            # (entered at pc -1, which no jump names: the path, whose stores rely on what was loaded, runs once)
+            lines += [(1, "pc = -1", info.span), (1, "while True:", info.span), (2, "if pc == -1:", info.span)]
+            lines += self.block_lines(k, 3, (k,), clean) + self.rest
+        else:
+            lines += path
+        name = self.ns.fresh("B")
+        return self.ns.define(name, f"def {name}(m, fr, v{slot}):", lines, self.rule.label, info.span)
 
     CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
     START_FIRST = True          # (benchmarks compare with and without)
@@ -434,6 +477,7 @@ class RuleGen(StatementGen):
                           value_at, self.at[s.slot], label, pass_label, shown_label, s.secret)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)
+        self.chosen[info.index] = s.slot
         skip, end = _Label(), _Label()
         ask = self.new_block(s.span)
         # Being asked is information: a player who may pass, over options some seat may not see, is

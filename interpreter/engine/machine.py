@@ -145,7 +145,7 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
         code = tb.tb_frame.f_code
         entry = program.lines.get(code.co_filename)
         kind_of = code.co_name[:1]
-        if entry is not None and kind_of in "RWF" and code.co_name[1:].isdigit():   # a rule's function
+        if entry is not None and kind_of in "RWFB" and code.co_name[1:].isdigit():   # a rule's function
             label, spans = entry
             line = tb.tb_lineno
             if 0 < line < len(spans) and spans[line] is not None:
@@ -266,6 +266,7 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
     The rules are run here, not by a call of `run` (which comes here with GO_ON): this runs at
     every decision, and a call less is measurable."""
     stack = m.stack
+    body = None
     if action_id is not GO_ON:
         pending = m.pending
         if pending is None:
@@ -278,8 +279,12 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
         fr = stack[-1]
         if k < len(values):           # an option of the choice (the pass and any anytime actions come after)
             info = m.program.choices[ci]
-            fr[info.var_index] = values[k]
-            fr[1] = info.body_pc
+            body = info.body
+            if body is None:
+                fr[info.var_index] = values[k]
+                fr[1] = info.body_pc
+            else:
+                value = values[k]
         else:
             program = m.program
             anytime = program.anytimes.get(action_id)
@@ -298,6 +303,10 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
     m.ticks = budget
     entries = m.program.entries
     try:
+        if body is not None:         # the option's block, run with the chosen value (compile.rules)
+            if body(m, fr, value):
+                return
+            stack.pop()
         while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
             fr = stack[-1]
             if entries[fr[0]](m, fr):
