@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import random
 import sys
 from pathlib import Path
@@ -126,3 +127,30 @@ def test_bytecode_counts_are_the_same_on_every_run(yardstick):
     assert any(name.startswith("rule contest") for name in first)
     hand = bytecodes.count(yardstick.direct_player(2), 2)
     assert "play_direct" in hand and sum(hand.values()) < sum(first.values())
+
+
+def test_a_switch_is_timed_off_and_on(capsys, monkeypatch):
+    """benchmarks/switches.py compiles a game with a compiler switch off and on, checks that both play
+    the same games, and times them; an unknown switch is a plain sentence."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_switches", BENCHMARKS / "switches.py")
+        switches = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(switches)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    from rulecraft.compile.rules import RuleGen
+
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")          # what the script sets, undone after the test
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    try:
+        assert switches.main(["--switch", "rules.RuleGen.ENTRIES", "--game", "blackmore", "--players", "2",
+                              "--rounds", "1", "--seconds", "0.05"]) == 0
+    finally:
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)                     # the script pins itself to one core
+    out = capsys.readouterr().out
+    assert "on/off" in out and out.count("generated code") == 2
+    assert RuleGen.ENTRIES is True          # put back as it was
+    assert switches.main(["--switch", "rules.RuleGen.NO_SUCH", "--game", "blackmore"]) == 2
+    assert "no switch NO_SUCH" in capsys.readouterr().out

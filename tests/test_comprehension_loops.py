@@ -15,6 +15,7 @@ import pytest
 
 import rulecraft
 from rulecraft.compile import codegen
+from rulecraft.compile.rules import RuleGen
 from rulecraft.compile.statements import StatementGen
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
@@ -85,6 +86,8 @@ def generated(path) -> str:
 
 def test_the_loops_are_in_the_code_and_stop_early(tmp_path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    monkeypatch.setattr(RuleGen, "BODIES", False)     # the rule's code in one function, to be read here
+    monkeypatch.setattr(RuleGen, "ENTRIES", False)
     path = tmp_path / "loops.rules"
     path.write_text(RULES)
     program, source = generated(path)

@@ -1,10 +1,12 @@
-"""An option's block runs straight from the decision (compile/rules.py, RuleGen.body_function).
+"""Functions entered at a block (compile/rules.py, RuleGen.entry_function).
 
-The machine calls the block's own function with the chosen value, instead of putting the value in
-the frame and resuming the rule at the block's pc. Were the function to load, store or jump
-differently from the rule it was cut from, a game would go wrong with no error; so every bundled
-game and example is played both ways, decision by decision (the chooser, the options, what is
-narrated, the result), and small rules check failures, later waits and copies mid-rule.
+An option's block runs straight from the decision: the machine calls the block's own function with
+the chosen value, instead of putting the value in the frame and resuming the rule at the block's
+pc. Where a rule resumes after a call, and where a caller starts it, a function entered at that
+block runs, found by the frame's pc (`Program.entries`). Were such a function to load, store or
+jump differently from the rule it was cut from, a game would go wrong with no error; so every
+bundled game and example is played both ways, decision by decision (the chooser, the options, what
+is narrated, the result), and small rules check failures, later waits and copies mid-rule.
 """
 from __future__ import annotations
 
@@ -24,13 +26,19 @@ GAMES = rulecraft.game_names() + sorted(str(p) for p in (ROOT / "examples").glob
 
 
 def both(monkeypatch, loader, ref):
-    """The program compiled with option blocks as functions of their own, and without."""
+    """The program compiled with functions entered at blocks, and without."""
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     with_bodies = loader(ref)
-    monkeypatch.setattr(RuleGen, "BODIES", False)
-    without = loader(ref)
-    monkeypatch.setattr(RuleGen, "BODIES", True)
+    with monkeypatch.context() as patch:
+        patch.setattr(RuleGen, "BODIES", False)
+        patch.setattr(RuleGen, "ENTRIES", False)
+        without = loader(ref)
     return with_bodies, without
+
+
+def entered_at_blocks(program) -> int:
+    """How many functions entered at a block the machine's table holds, besides the rules' own."""
+    return sum(1 for table, code in zip(program.entries, program.codes) for f in set(table) if f is not code.entry)
 
 
 def trace(program, players: int, seed: int) -> list:
@@ -50,7 +58,7 @@ def trace(program, players: int, seed: int) -> list:
 def test_bodies_play_the_games_the_rules_play(ref, monkeypatch):
     with_bodies, without = both(monkeypatch, load, ref)
     assert any(c.body is not None for c in with_bodies.choices) or not with_bodies.choices
-    assert all(c.body is None for c in without.choices)
+    assert all(c.body is None for c in without.choices) and entered_at_blocks(without) == 0
     for players in sorted({with_bodies.min_players, with_bodies.max_players}):
         for seed in range(3):
             assert trace(with_bodies, players, seed) == trace(without, players, seed), (players, seed)
@@ -73,7 +81,11 @@ rule play:
             p may choose t in heap where t.weight > s.weight as "also {t}":
                 move t to p.hand
             total = total + s.weight
-    player(1) chooses s in heap as "last {s}":
+    finish_off(player(1))
+    total = total + 1000
+
+rule finish_off(p: Player):
+    p chooses s in heap as "last {s}":
         if s.weight == 0:
             total = total + top(empty).weight
         total = total + 100
@@ -84,7 +96,7 @@ def test_a_chosen_value_read_after_a_later_wait_is_kept(tmp_path, monkeypatch):
     path = tmp_path / "bodies.rules"
     path.write_text(RULES)
     with_bodies, without = both(monkeypatch, load_file, path)
-    assert all(c.body is not None for c in with_bodies.choices)
+    assert all(c.body is not None for c in with_bodies.choices) and entered_at_blocks(with_bodies) >= 2
     outcomes = set()
     for seed in range(40):
         a, b = (_play(p, seed) for p in (with_bodies, without))
@@ -116,6 +128,7 @@ def test_a_failure_in_a_body_names_its_rule_and_line(tmp_path, monkeypatch):
     for seed in range(40):
         outcome = _play(with_bodies, seed)
         if outcome[0] == "fails":
-            assert "bodies.rules:20:" in outcome[1] and "play" in outcome[1], outcome
+            text = outcome[1]
+            assert "bodies.rules:24:" in text and "'finish_off' at" in text and "'play' at" in text, text
             return
     raise AssertionError("no game failed in the last block")

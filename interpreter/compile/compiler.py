@@ -59,14 +59,14 @@ class Compiler:
             init = self.fn("m", v.init, f"var {v.name}") if v.init is not None else None
             var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size,
                                      v.seen, domain_of(vtype, len(prog.teams)), vtype))
-        codes, choices, action_count, anytimes = self.rules()
+        codes, entries, choices, action_count, anytimes = self.rules()
         return Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,
             options=options, card_names=layout.card_names, card_types=tuple(layout.card_types),
             cards_by_type=layout.cards_by_type, zones=zones, zone_instance_names=inst_names,
             zone_instance_owner=inst_owner, seen_masks=layout.seen_masks(zone_rows, inst_owner),
             vars=var_infos, var_count=prog.var_count,
-            codes=codes, entries=tuple(c.entry for c in codes), rule_index={key: i for i, key in enumerate(prog.rules)},
+            codes=codes, entries=entries, rule_index={key: i for i, key in enumerate(prog.rules)},
             choices=choices, action_count=action_count,
             score=self.scoring(prog.score, "score"), tiebreak=self.scoring(prog.tiebreak, "tiebreak"),
             heuristic=self.scoring(prog.heuristic, "heuristic"),
@@ -176,7 +176,8 @@ class Compiler:
             codes.append(Code(key, rule.span, entry, spans, gen.frame_size(key), rule.params))
         if not anytimes and prog.anytimes:
             add_anytimes()
-        return codes, gen.choices, gen.action_count, anytimes
+        entries = tuple(gen.tables.get(c.name, (c.entry,)) for c in codes)
+        return codes, entries, gen.choices, gen.action_count, anytimes
 
     # ------------------------------------------------------------ scenarios
     def scenario(self, sc: ir.Scenario) -> Scenario:

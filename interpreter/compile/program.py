@@ -162,7 +162,7 @@ class Program:
     vars: list                 # VarInfo, in slot order with options
     var_count: int
     codes: list                # Code per rule index
-    entries: tuple             # rule index -> Code.entry, for the machine's loop
+    entries: tuple             # rule index -> pc -> the function entered there (compile.rules), for the machine's loop
     rule_index: dict
     choices: list
     action_count: int

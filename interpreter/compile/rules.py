@@ -92,6 +92,7 @@ class RuleGen(StatementGen):
         self.has_anytime = has_anytime
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         self.watched = watched            # write the calls of the state's watch (a scenario's `take "…":`)
+        self.tables: dict = {}            # rule key -> pc -> the function entered there (the machine's entries)
 
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
@@ -120,6 +121,7 @@ class RuleGen(StatementGen):
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         self.asks_in_loop = False         # does a choice of this rule stand in one of its loops?
         self.chosen: dict = {}            # choice index -> the local its chosen value goes to
+        self.asking: dict = {}            # choice index -> the block that asks it
         if rule.where is not None:
             self.line(f"if not ({self.x.test(rule.where)}): return False", rule.where.span)
         self.flat_block(rule.body)
@@ -129,8 +131,21 @@ class RuleGen(StatementGen):
         loads = dict(self.resume)
         loads[0] = loads.get(0, set()) | set(range(rule.params))
         first = self.resumed_only(loads)
+        self.rest = self.rest_lines(first)
+        # where the machine resumes the rule, or a caller starts it, a function entered at that block
+        # (an option's block: ChoiceInfo.body); the rule's own function is entered at the others
+        mine = [info for info in self.choices if info.index in self.chosen]
+        entered = {}
+        for info in mine:
+            info.body = entered[info.body_pc] = self.body_function(info, self.chosen.pop(info.index))
+        asks = {self.asking[info.index] for info in mine}
+        for pc in sorted(loads):
+            if pc not in asks and pc not in entered:
+                entered[pc] = self.entry_function(pc, frozenset(loads[pc]), None, self.block_spans[pc])
+        loads = {pc: needed for pc, needed in loads.items() if entered.get(pc) is None}
         lines = [(1, "pc = fr[1]", rule.span)]
         entries = sorted((pc, needed) for pc, needed in loads.items() if needed and pc not in first)
+        first = {k for k in first if k in loads}       # a block entered by a function of its own is not here
         ind = 1
         if first and len(entries) > 1:      # a decision resumes at one of `first`: one test skips these
             lines.append((1, f"if pc in {tuple(pc for pc, _ in entries)}:", rule.span))
@@ -144,12 +159,11 @@ class RuleGen(StatementGen):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())))
-        self.rest = self.rest_lines(first)
         lines += self.rest
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
-        for info in self.choices:
-            if info.index in self.chosen:
-                info.body = self.body_function(info, self.chosen.pop(info.index))
+        table = tuple(entered.get(pc) or fn for pc in range(len(self.blocks)))
+        self.tables[rule.key] = table
+        self.ns.bind(f"S{self.index[rule.key]}", table[0])     # what a caller calls (flat_CallRule)
         return fn, list(self.block_spans)
 
     def rest_lines(self, first) -> list:
@@ -182,21 +196,32 @@ class RuleGen(StatementGen):
         if not self.BODIES:
             return None
         k = info.body_pc
-        clean = frozenset(self.resume[k] - {slot})
+        return self.entry_function(k, frozenset(self.resume[k] - {slot}), slot, info.span)
+
+    ENTRIES = True              # (benchmarks compare with and without)
+
+    def entry_function(self, k, clean, slot, span):
+        """`def B12(m, fr):` entered at block k, loading the locals `clean` (and with `slot`, taking
+        the local as its third parameter): the block and the small blocks it runs on into, copied in
+        (block_lines); where that path jumps on to others, they follow in a dispatch loop of its own,
+        unless there are more than BODY_LOOP_LINES lines of them: None then."""
+        if not self.ENTRIES and slot is None:
+            return None
         lines = [(1, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(clean)]
         path = self.block_lines(k, 1, (k,), clean)
         if any("continue" in text for _ind, text, _span in path):
-            # it jumps on to blocks not copied: they follow in a dispatch loop of its own (a body
-            # block is never jumped to, so the loop needs only the blocks the rule falls through)
+            # it jumps on to blocks not copied: the rule's blocks that are not entered only on
+            # resuming follow (no jump lands on those), in a loop entered at pc -1, which no jump
+            # names: the path, whose stores rely on what was loaded, runs once
             if len(self.rest) > self.BODY_LOOP_LINES:
                 return None
-            # (entered at pc -1, which no jump names: the path, whose stores rely on what was loaded, runs once)
-            lines += [(1, "pc = -1", info.span), (1, "while True:", info.span), (2, "if pc == -1:", info.span)]
+            lines += [(1, "pc = -1", span), (1, "while True:", span), (2, "if pc == -1:", span)]
             lines += self.block_lines(k, 3, (k,), clean) + self.rest
         else:
             lines += path
         name = self.ns.fresh("B")
-        return self.ns.define(name, f"def {name}(m, fr, v{slot}):", lines, self.rule.label, info.span)
+        params = "m, fr" + (f", v{slot}" if slot is not None else "")
+        return self.ns.define(name, f"def {name}({params}):", lines, self.rule.label, span)
 
     CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
     START_FIRST = True          # (benchmarks compare with and without)
@@ -345,7 +370,7 @@ class RuleGen(StatementGen):
         self.line(f"_f = [{frame}]", s.span, ind)
         self.line("m.stack.append(_f)", s.span, ind)
         after = len(self.blocks)          # the block after this call
-        self.line(f"if {self.names[s.rule]}(m, _f):", s.span, ind)
+        self.line(f"if S{self.index[s.rule]}(m, _f):", s.span, ind)     # its start (resumable)
         self.waiting(after, s.span, ind + 1)
         self.line("m.stack.pop()", s.span, ind)
         self.new_block(s.span)
@@ -479,7 +504,7 @@ class RuleGen(StatementGen):
         self.choices.append(info)
         self.chosen[info.index] = s.slot
         skip, end = _Label(), _Label()
-        ask = self.new_block(s.span)
+        ask = self.asking[info.index] = self.new_block(s.span)
         # Being asked is information: a player who may pass, over options some seat may not see, is
         # asked even when only the pass is left, so that whether she could act is not revealed.
         always = s.may and reads_hidden(self.prog, (s.domain, s.where))

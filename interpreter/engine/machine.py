@@ -309,7 +309,7 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
             stack.pop()
         while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
             fr = stack[-1]
-            if entries[fr[0]](m, fr):
+            if entries[fr[0]][fr[1]](m, fr):
                 return
             stack.pop()
     except Exception as e:

@@ -479,7 +479,7 @@ def rt_drive(m, base):
     entries = m.program.entries
     while len(stack) > base:
         fr = stack[-1]
-        if entries[fr[0]](m, fr):
+        if entries[fr[0]][fr[1]](m, fr):
             return True
         stack.pop()
     return False
