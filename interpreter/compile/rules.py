@@ -140,7 +140,7 @@ class RuleGen(StatementGen):
             info.body = entered[info.body_pc] = self.body_function(info, self.chosen.pop(info.index))
         asks = {self.asking[info.index] for info in mine}
         for pc in sorted(loads):
-            if pc not in asks and pc not in entered:
+            if (pc == 0 or pc not in asks) and pc not in entered:     # (an ask is entered again only after an anytime action)
                 entered[pc] = self.entry_function(pc, frozenset(loads[pc]), None, self.block_spans[pc])
         loads = {pc: needed for pc, needed in loads.items() if entered.get(pc) is None}
         lines = [(1, "pc = fr[1]", rule.span)]
