@@ -23,11 +23,10 @@ from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
 from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
+from .written import Lookup
 
 _CALL = re.compile(r"\w\(| for ")     # source that calls something (or loops): not cheap to compute twice
 _KNOWN = re.compile(r"\(*(K\d+|-?\d+)\)*$")    # a constant's source: known at load
-_CELL = re.compile(r"(K\d+)((?:\[v\d+\])+)$")     # a table's look-up by locals: K9[v1][v2]
-_KEY = re.compile(r"\[(v\d+)\]")
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
@@ -203,7 +202,7 @@ class ExprGen:
 
     HOIST_ROWS = True     # off: a table's look-up is written whole inside a loop (tests compare the two)
 
-    def hoisted(self, cell: str) -> str:
+    def hoisted(self, cell: Lookup) -> str:
         """A table's look-up inside a loop of statements, with what does not depend on the loop's locals
         read once before it: in `K9[v1][v2]` over the cards `v2` of a hand, the row `K9[v1]` (for a table
         indexed by the loop's local first, of the same table turned round). A loop's local always holds a
@@ -212,14 +211,10 @@ class ExprGen:
         before the loop, the row is read only when such a local holds a value (`K9[v1] if v1 is not None
         else None`) and nothing can fail. In a comprehension the one-element `for` that would bind it
         costs what it saves: there it is not."""
-        found = _CELL.match(cell)
-        if found is None:
-            return cell
-        name, keys = found.group(1), _KEY.findall(found.group(2))
+        name, keys = cell.table, cell.keys
         loops = self.loops
 
-        def depth(key):        # the innermost loop binding the local, -1 if none does
-            slot = int(key[1:])
+        def depth(slot):        # the innermost loop binding the local, -1 if none does
             for k in range(len(loops) - 1, -1, -1):
                 if slot in loops[k].bound:
                     return k
@@ -228,7 +223,7 @@ class ExprGen:
 
         def before(source, read):          # `source`, read before the loop, where the locals `read` hold a value
             maybe = [k for k in read if depth(k) < 0]
-            return f"({source} if {' and '.join(f'{k} is not None' for k in maybe)} else None)" if maybe else source
+            return f"({source} if {' and '.join(f'v{k} is not None' for k in maybe)} else None)" if maybe else source
         if max(depths) < len(loops) - 1:   # the whole look-up is the same for every element
             scope = loops[max(depths) + 1]
             return scope.named(self, before(cell, keys)) if scope.statement else cell
@@ -239,7 +234,7 @@ class ExprGen:
             return cell
         if depths[0] > depths[1]:          # the loop's local first: the table turned round
             name, keys = self.turned(name), keys[::-1]
-        return f"{scope.named(self, before(f'{name}[{keys[0]}]', keys[:1]))}[{keys[1]}]"
+        return f"{scope.named(self, before(f'{name}[v{keys[0]}]', keys[:1]))}[v{keys[1]}]"
 
     def turned(self, name: str) -> str:
         """The constant name of a table of tables indexed the other way round (None where no value is)."""

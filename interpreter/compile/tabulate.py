@@ -22,6 +22,7 @@ from ..check import types as T
 from ..runtime.errors import RuleFailure
 from ..runtime.helpers import rt_Fails
 from .codecache import MISSING
+from .written import Lookup
 
 # nodes that read the state or bind locals: a part holding one is never a table
 _NOT_TABULATED = frozenset((ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension,
@@ -118,7 +119,7 @@ class Tabulator:
     def table(self, e, then=None, worth: int = 2):
         """(`K7[v2]`, None) for `e` (its value passed through `then`, a tuple, if given) when it can be a
         table; (`K7[v2]`, `K8[v2]`) when the table holds only where the second is true (elsewhere
-        computing it fails: the caller writes the formula there); else None."""
+        computing it fails: the caller writes the formula there); else None. Each look-up is a Lookup."""
         gen = self.gen
         if self.off:
             return None
@@ -174,12 +175,13 @@ class Tabulator:
             return None
         values, guarded = made
         guard = None
-        table = f"{gen.const(values)}" + "".join(f"[{v}]" for v in vars_)
+        keys = tuple(int(v[1:]) for v in vars_)
+        table = Lookup(gen.const(values), keys)
         if guarded is not None:
             i, holds = guarded[:2]
-            guard = f"{gen.const(holds)}[{vars_[i]}]"
+            guard = Lookup(gen.const(holds), keys[i:i + 1])
             if len(guarded) > 2:
-                self.truths[table] = (universes, values, guarded[2], vars_)      # made when first asked (truth)
+                self.truths[table] = (universes, values, guarded[2], keys)      # made when first asked (truth)
         return table, guard
 
     def truth(self, table):
@@ -188,7 +190,7 @@ class Tabulator:
         truth is read, so that where only the truth counts (ExprGen.test) no guard is read; None if none."""
         known = self.truths.get(table[0]) if table[1] is not None else None
         if type(known) is tuple:
-            universes, values, failures, vars_ = known
+            universes, values, failures, keys = known
             failing = dict(failures)
 
             def level(k, prefix, node):
@@ -198,7 +200,7 @@ class Tabulator:
                     out[x] = level(k + 1, key, node[x]) if k + 1 < len(universes) else \
                         (rt_Fails(failing[key]) if key in failing else node[x])
                 return tuple(out)
-            known = self.truths[table[0]] = f"{self.gen.const(level(0, (), values))}" + "".join(f"[{v}]" for v in vars_)
+            known = self.truths[table[0]] = Lookup(self.gen.const(level(0, (), values)), keys)
         return known
 
     def cells(self, e, source, vars_, then, universes):
