@@ -23,7 +23,7 @@ from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
 from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
-from .written import Lookup
+from .written import Atom, Lookup
 
 _CALL = re.compile(r"\w\(| for ")     # source that calls something (or loops): not cheap to compute twice
 _KNOWN = re.compile(r"\(*(K\d+|-?\d+)\)*$")    # a constant's source: known at load
@@ -366,14 +366,14 @@ class ExprGen:
     # ------------------------------------------------------------ leaves
     def ex_Const(self, e):
         if e.type is T.BOOL:
-            return "True" if e.value else "False"
-        return repr(int(e.value))
+            return Atom("True" if e.value else "False")
+        return Atom(repr(int(e.value)))
 
     def ex_Local(self, e):
         if self.subst is not None and e.slot in self.subst:
             return self.local(e.slot)
         self.local_types[f"v{e.slot}"] = e.type      # the type of what a table may be indexed by (tabulate.py)
-        return f"v{e.slot}"
+        return Atom(f"v{e.slot}")
 
     def ex_Var(self, e):
         return f"m.vars[{e.slot}]"
@@ -401,7 +401,7 @@ class ExprGen:
     def ex_Zone(self, e):
         base = self.layout.zone_base[e.zone]
         if e.owner is None:
-            return str(base)
+            return Atom(str(base))
         return f"({base} + {self.src(e.owner)})"
 
     def ex_CardField(self, e):
@@ -412,7 +412,7 @@ class ExprGen:
         if card.strip("()").isdigit() and 0 <= int(card.strip("()")) < len(table):     # a card named in the rules
             value = table[int(card.strip("()"))]
             if value is not None:
-                return repr(value) if type(value) in (int, bool) else self.const(value)
+                return Atom(repr(value)) if type(value) in (int, bool) else self.const(value)
         return f"{self.const(table)}[{card}]"
 
     def ex_Property(self, e):
@@ -476,8 +476,8 @@ class ExprGen:
                 if self.layout.card_names else []
             self.diags.append(Diagnostic(e.span, f"there is no {e.card_type} named '{e.wanted}'",
                                          did_you_mean(e.wanted, names)))
-            return "None"
-        return str(ids[0])
+            return Atom("None")
+        return Atom(str(ids[0]))
 
     def ex_MakeCard(self, e):
         args = ", ".join(self.src(a) for a in e.args)
@@ -699,7 +699,7 @@ class ExprGen:
         return f"rt_range({self.src(e.low)}, {self.src(e.high)}{within})"
 
     def ex_NoneValue(self, e):
-        return "None"
+        return Atom("None")
 
     def ex_EnumData(self, e):
         if e.values is None:
@@ -737,7 +737,7 @@ class ExprGen:
             known = self.ns.env.get(xs) if xs.startswith("K") and xs.isidentifier() else None
             if type(known) is tuple and -len(known) <= e.index.value < len(known):    # `teams[1]`: a value now
                 value = known[e.index.value]
-                return repr(value) if value is None or type(value) in (int, bool) else self.const(value)
+                return Atom(repr(value)) if value is None or type(value) in (int, bool) else self.const(value)
         if isinstance(e.index, ir.Const) and e.index.value in (0, -1):     # the first or last: no call
             xs = self.seq(e.seq)
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
