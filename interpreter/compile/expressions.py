@@ -13,8 +13,6 @@ of a shown text is its own module (shown_text.py), tables made at load another (
 """
 from __future__ import annotations
 
-import re
-
 from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
@@ -23,10 +21,8 @@ from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
 from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
-from .written import Atom, Lookup
+from .written import Atom, Cheap, Lookup
 
-_CALL = re.compile(r"\w\(| for ")     # source that calls something (or loops): not cheap to compute twice
-_KNOWN = re.compile(r"\(*(K\d+|-?\d+)\)*$")    # a constant's source: known at load
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
@@ -234,7 +230,7 @@ class ExprGen:
             return cell
         if depths[0] > depths[1]:          # the loop's local first: the table turned round
             name, keys = self.turned(name), keys[::-1]
-        return f"{scope.named(self, before(f'{name}[v{keys[0]}]', keys[:1]))}[v{keys[1]}]"
+        return Cheap(f"{scope.named(self, before(f'{name}[v{keys[0]}]', keys[:1]))}[v{keys[1]}]")
 
     def turned(self, name: str) -> str:
         """The constant name of a table of tables indexed the other way round (None where no value is)."""
@@ -332,12 +328,13 @@ class ExprGen:
 
     def cheap(self, e) -> bool:
         """is_simple, and so is what each parameter of a def being inlined that `e` reads stands for
-        (`as_ingredient(one_of(p, k))` inlined: its `c` is a call, computed once, not once per use)."""
+        (`as_ingredient(one_of(p, k))` inlined: its `c` is a call, computed once, not once per use): its
+        argument is Cheap as `argument` wrote it — simple itself, or a name, a constant, a table's look-up."""
         if not self.is_simple(e):
             return False
         subst = self.subst
-        return subst is None or not any(type(n) is ir.Local and n.slot in subst and _CALL.search(subst[n.slot])
-                                        for n in ir.walk(e))
+        return subst is None or all(isinstance(subst[n.slot], Cheap) for n in ir.walk(e)
+                                    if type(n) is ir.Local and n.slot in subst)
 
     def inlinable(self, d, args) -> bool:
         """Can a call of def `d` become its body with the arguments in place? Only when its body binds no
@@ -591,7 +588,8 @@ class ExprGen:
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
             try:
-                return f"({self.substituted(d.body, e.args)})"
+                body = self.substituted(d.body, e.args)
+                return Cheap(f"({body})") if isinstance(body, Cheap) else f"({body})"
             finally:
                 self.inlining.discard(e.name)
         fname = self.def_names.get(e.name)
@@ -613,21 +611,32 @@ class ExprGen:
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
     def substituted(self, body, args) -> str:
-        """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`."""
+        """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`:
+        Cheap when it is, or when it is_simple over Cheap arguments (`cheap`)."""
         saved, saved_plain, saved_facts, saved_locals = self.subst, self.plain_subst, self.arg_facts, self.subst_locals
         facts = self.inlined_args(args)
-        subst = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+        subst = {i: self.argument(a) for i, a in enumerate(args)}
         plain = subst
         if self.loops:
             loops, self.loops = self.loops, []
-            plain = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+            plain = {i: self.argument(a) for i, a in enumerate(args)}
             self.loops = loops
         arg_locals = {i: self.tables.real_locals(a) for i, a in enumerate(args)}
         self.subst, self.plain_subst, self.arg_facts, self.subst_locals = subst, plain, facts, arg_locals
         try:
-            return self.src(body)
+            source = self.src(body)
+            return source if isinstance(source, Cheap) or not self.cheap(body) else Cheap(source)
         finally:
             self.subst, self.plain_subst, self.arg_facts, self.subst_locals = saved, saved_plain, saved_facts, saved_locals
+
+    def argument(self, a, brackets: bool = True) -> str:
+        """An argument of a def being inlined, as its parameter is written in the body (in brackets), and
+        Cheap when it is (a Cheap source, or one that is_simple says is), as ExprGen.cheap asks."""
+        source = self.src(a)
+        written = f"({source})" if brackets else source
+        if isinstance(written, Cheap) or not (isinstance(source, Cheap) or self.cheap(a)):
+            return written
+        return Cheap(written)
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""
@@ -922,9 +931,11 @@ class ExprGen:
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
         b = self.src(e.right)
-        if op in (">=", ">") and self.COUNTS_FIRST and not _CALL.search(b) and not _KNOWN.match(b) \
-                and safe(e.right, self.local_safe, self.prog.defs) and self.counted(e.left):
-            # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting
+        if op in (">=", ">") and self.COUNTS_FIRST and (isinstance(b, Cheap) or self.cheap(e.right)) \
+                and not self.known_at_load(e.right) and safe(e.right, self.local_safe, self.prog.defs) \
+                and self.counted(e.left):
+            # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting (n, written
+            # twice, cheap: Cheap or simple; not a value known at load, whose test would be decided already)
             return f"(({b}) {'<=' if op == '>=' else '<'} 0 or ({a}) {op} ({b}))"
         return f"(({a}) {op} ({b}))"
 
