@@ -13,6 +13,8 @@ of a shown text is its own module (shown_text.py), tables made at load another (
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ..builtins import REGISTRY
 from ..check import ir
 from ..check import types as T
@@ -21,7 +23,7 @@ from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
 from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
-from .written import Atom, Cheap, Lookup
+from .written import Argument, Atom, Cheap, Lookup, Written, own_operations
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -65,7 +67,8 @@ class _Loop:
     def name_of(self, gen, e) -> str:
         loops, gen.loops = gen.loops, []          # the part itself as plain source
         try:
-            source = getattr(gen, "ex_" + type(e).__name__)(e)
+            with gen.apart():
+                source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
         name = self.names.get(source)
@@ -99,7 +102,7 @@ class ExprGen:
         self.inlining: set = set()
         self.statements = None       # the StatementGen writing a def's function body, once there is one
         self.named: dict = {}        # id(node) -> the name of its value, computed by the statement's lines first
-        self.subst = None            # while a def is inlined: its parameter slots -> argument source
+        self.subst = None            # while a def is inlined: its parameter slots -> argument source (Argument)
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.const_values: dict = {} # const name -> the source of its value, once computed
         self.loops: list = []        # the loops (comprehensions, `by` keys) being generated, innermost last
@@ -112,12 +115,13 @@ class ExprGen:
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
         self.walked: dict = {}         # id(IR node) -> (the node, the nodes under it, the slots of the locals under it)
         self.subst_locals: dict = {}   # while a def is inlined: its parameters -> the locals its argument reads (None: state)
-        self.local_types: dict = {}    # "v3" -> the type of local 3 of the function being generated
+        self.local_types: dict = {}    # slot -> the type of that local of the function being generated
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
         self.turned_tables: dict = {}  # a table of tables' name -> the name of the same indexed the other way round
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
+        self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -140,12 +144,24 @@ class ExprGen:
         self.under(n)
         return self.walked[id(n)][2]
 
+    @contextmanager
+    def apart(self):
+        """Write what is no part of the source being written — a def's own function, a value computed at
+        load or before a loop, a part that may become a table: what it does is added up on its own."""
+        written, self.written = self.written, Written()
+        try:
+            yield self.written
+        finally:
+            self.written = written
+
     def src(self, e) -> str:
         if self.named and id(e) in self.named:
+            self.written.elsewhere = True
             return self.named[id(e)]        # computed by lines of the statement before it (StatementGen.value_lines)
         if self.loops and type(e) in _MOVABLE and self.movable(e):
             scope = self.scope_for(e)
             if scope is not None:
+                self.written.elsewhere = True
                 return scope.name_of(self, e)
         if type(e) in CANDIDATES:
             # in a loop of statements a table's row is read once before it (hoisted): there even a
@@ -154,6 +170,7 @@ class ExprGen:
             table = self.tables.table(e, worth=worth)
             if table is not None:
                 return self.tabled(table, e)
+        self.written.ops += own_operations(e)
         return getattr(self, "ex_" + type(e).__name__)(e)
 
     def test(self, e) -> str:
@@ -166,15 +183,19 @@ class ExprGen:
             sized = _size_truth(e)
             if sized is not None:
                 xs = self.seq(sized[0])
+                self.written.ops += 0 if sized[1] else 1
                 return f"({xs})" if sized[1] else f"(not {xs})"
         elif isinstance(e, ir.BoolOp):
+            self.written.ops += 1
             return f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
         elif isinstance(e, ir.Not):
+            self.written.ops += 1
             return f"(not ({self.test(e.operand)}))"
         if self.TRUTH_TABLES and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
             table = self.tables.table(e)
             cell = self.tables.truth(table) if table is not None else None
             if cell is not None:          # no guard: the cells where it fails fail when their truth is read
+                self.written.ops += len(cell.keys)
                 return self.hoisted(cell) if self.loops and self.HOIST_ROWS else cell
         return self.src(e)
 
@@ -184,6 +205,7 @@ class ExprGen:
     def tabled(self, table, e, formula=None) -> str:
         """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
         cell, holds = table
+        self.written.ops += len(cell.keys) + (len(holds.keys) if holds is not None else 0)
         if self.loops and self.HOIST_ROWS:
             cell = self.hoisted(cell)
             holds = holds and self.hoisted(holds)
@@ -191,6 +213,8 @@ class ExprGen:
             return cell
         self.tables.off += 1          # the formula runs only where the table does not hold: no tables in it
         try:
+            if formula is None:
+                self.written.ops += own_operations(e)
             other = formula() if formula else getattr(self, "ex_" + type(e).__name__)(e)
         finally:
             self.tables.off -= 1
@@ -301,6 +325,7 @@ class ExprGen:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
         or for a comprehension a Python list (no tuple is made of what is not kept)."""
         if self.named and id(e) in self.named:
+            self.written.elsewhere = True
             return self.named[id(e)]
         if isinstance(e, ir.ListLit) and len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
             e = e.items[0]
@@ -317,7 +342,9 @@ class ExprGen:
     def local(self, slot: int) -> str:
         if self.subst is not None and slot in self.subst:
             # a part computed before a loop is written with no names of other such parts in it
-            return self.subst[slot] if self.loops else self.plain_subst[slot]
+            argument = self.subst[slot] if self.loops else self.plain_subst[slot]
+            self.written.add(argument.written)
+            return argument
         return f"v{slot}"
 
     @staticmethod
@@ -329,12 +356,11 @@ class ExprGen:
     def cheap(self, e) -> bool:
         """is_simple, and so is what each parameter of a def being inlined that `e` reads stands for
         (`as_ingredient(one_of(p, k))` inlined: its `c` is a call, computed once, not once per use): its
-        argument is Cheap as `argument` wrote it — simple itself, or a name, a constant, a table's look-up."""
+        Argument is cheap as `argument` wrote it — simple itself, or a name, a constant, a table's look-up."""
         if not self.is_simple(e):
             return False
         subst = self.subst
-        return subst is None or all(isinstance(subst[n.slot], Cheap) for n in ir.walk(e)
-                                    if type(n) is ir.Local and n.slot in subst)
+        return subst is None or all(subst[n.slot].cheap for n in ir.walk(e) if type(n) is ir.Local and n.slot in subst)
 
     def inlinable(self, d, args) -> bool:
         """Can a call of def `d` become its body with the arguments in place? Only when its body binds no
@@ -369,7 +395,7 @@ class ExprGen:
     def ex_Local(self, e):
         if self.subst is not None and e.slot in self.subst:
             return self.local(e.slot)
-        self.local_types[f"v{e.slot}"] = e.type      # the type of what a table may be indexed by (tabulate.py)
+        self.local_types[e.slot] = e.type      # the type of what a table may be indexed by (tabulate.py)
         return Atom(f"v{e.slot}")
 
     def ex_Var(self, e):
@@ -580,6 +606,7 @@ class ExprGen:
     def ex_DefCall(self, e):
         local = self.computed.get(e.name)
         if local is not None:
+            self.written.elsewhere = True
             return f"({local} if {local} is not rt_UNSET else {self.plain_call(e.name)})"
         d = self.prog.defs[e.name]
         if d.const:
@@ -603,11 +630,13 @@ class ExprGen:
             local_types, self.local_types = self.local_types, {}
             inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
             # its lets and result as statements (StatementGen.def_lines), or one expression
-            lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
-                else [(1, f"return {self.src(d.body)}", d.span)]
+            with self.apart():
+                lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
+                    else [(1, f"return {self.src(d.body)}", d.span)]
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
             self.inlining = inlining
             self.ns.define(fname, f"def {fname}({params}):", lines, f"def {e.name}", d.span)
+        self.written.elsewhere = True      # a def's own function, not looked into: no table of a part calling it
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
     def substituted(self, body, args) -> str:
@@ -629,14 +658,12 @@ class ExprGen:
         finally:
             self.subst, self.plain_subst, self.arg_facts, self.subst_locals = saved, saved_plain, saved_facts, saved_locals
 
-    def argument(self, a, brackets: bool = True) -> str:
-        """An argument of a def being inlined, as its parameter is written in the body (in brackets), and
-        Cheap when it is (a Cheap source, or one that is_simple says is), as ExprGen.cheap asks."""
-        source = self.src(a)
-        written = f"({source})" if brackets else source
-        if isinstance(written, Cheap) or not (isinstance(source, Cheap) or self.cheap(a)):
-            return written
-        return Cheap(written)
+    def argument(self, a, brackets: bool = True) -> Argument:
+        """An argument of a def being inlined, as its parameter is written in the body (in brackets): cheap
+        when its source is Cheap or is_simple says it is; what it does is written where it is used."""
+        with self.apart() as written:
+            source = self.src(a)
+        return Argument(f"({source})" if brackets else source, isinstance(source, Cheap) or self.cheap(a), written)
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""
@@ -646,7 +673,8 @@ class ExprGen:
             self.const_values[d.name] = "None"        # (a const that used itself was refused by the checker)
             saved, self.subst = self.subst, None
             try:
-                fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
+                with self.apart():
+                    fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
             finally:
                 self.subst = saved
             try:
@@ -839,7 +867,8 @@ class ExprGen:
         from .layout import ConstantState, NeedsGame
         saved, self.subst = self.subst, None
         try:
-            source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
+            with self.apart():
+                source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
         finally:
             self.subst = saved
         try:
@@ -865,8 +894,9 @@ class ExprGen:
         from .layout import ConstantState, NeedsGame
         saved, self.subst = self.subst, None
         try:
-            source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
-                "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
+            with self.apart():
+                source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
+                    "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
         finally:
             self.subst = saved
         try:
