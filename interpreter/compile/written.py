@@ -3,12 +3,14 @@
 Some decisions depend on what a part's source turned out to be: is it a table's look-up whose
 row can be read before a loop (ExprGen.hoisted)? is it one name or number, to be used as it is
 rather than given a name of its own (StatementGen.once)? does it call nothing, so that writing it
-twice costs little (ExprGen.cheap)? The generator knows when it writes such a source, so it says
-so with the text, rather than a later step reading the text back: each is a `str` (so it is
-written into longer source as it is) of its own class — `Cheap`, and of those an `Atom` or a
-`Lookup`, which also holds the table's name and the locals it is indexed by. Any longer source
-written around one is a plain `str` again, as it should be: it is no longer one name, nor one
-look-up, and what is around it may call something.
+twice costs little (ExprGen.cheap)? how many operations does a part compute, once its own parts
+became tables — is it still worth a table (Tabulator.make)? The generator knows as it writes, so
+it says so with the text rather than a later step reading the text back. A source is a `str` (so
+it is written into longer source as it is) of its own class — `Cheap`, and of those an `Atom` or a
+`Lookup`, which also holds the table's name and the slots of its keys; an inlined def's `Argument`
+— and any longer source written around one is a plain `str` again, as it should be: it is no
+longer one name, nor one look-up, and what is around it may call something. What a part's code
+computes is added up, node by node as it is written, in a `Written` (ExprGen.src, ExprGen.apart).
 """
 from __future__ import annotations
 
