@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..runtime.errors import StepBudgetSpent
 from ..runtime.helpers import HELPERS
 from .codecache import CodeCache
+from .written import Atom
 
 SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "set": set, "max": max, "min": min,
                  "range": range, "reversed": reversed, "int": int, "str": str, "True": True, "False": False}
@@ -44,14 +45,14 @@ class Namespace:
             self.const_names[key] = name
             self.env[name] = value
             self.keep.append(value)
-        return name
+        return Atom(name)       # (the namespace's own keys stay plain str: its look-ups stay quick)
 
     def bind(self, name: str, value) -> None:
         self.env[name] = value
 
     def fresh(self, prefix: str) -> str:
         self.count += 1
-        return f"{prefix}{self.count}"
+        return Atom(f"{prefix}{self.count}")
 
     def define(self, name: str, head: str, lines, label: str, span=None):
         """Compile `head` + indented `lines` [(indent, text, span)] into the namespace; return the function."""

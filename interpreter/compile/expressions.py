@@ -13,7 +13,7 @@ of a shown text is its own module (shown_text.py), tables made at load another (
 """
 from __future__ import annotations
 
-import re
+from contextlib import contextmanager
 
 from ..builtins import REGISTRY
 from ..check import ir
@@ -23,11 +23,8 @@ from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
 from .shown_text import ShownText, hidden_as
 from .tabulate import CANDIDATES, Tabulator
+from .written import Argument, Atom, Cheap, Lookup, Written, own_operations
 
-_CALL = re.compile(r"\w\(| for ")     # source that calls something (or loops): not cheap to compute twice
-_KNOWN = re.compile(r"\(*(K\d+|-?\d+)\)*$")    # a constant's source: known at load
-_CELL = re.compile(r"(K\d+)((?:\[v\d+\])+)$")     # a table's look-up by locals: K9[v1][v2]
-_KEY = re.compile(r"\[(v\d+)\]")
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
 # argument nodes cheap and safe to evaluate more than once (no calls, no comprehension)
@@ -70,7 +67,8 @@ class _Loop:
     def name_of(self, gen, e) -> str:
         loops, gen.loops = gen.loops, []          # the part itself as plain source
         try:
-            source = getattr(gen, "ex_" + type(e).__name__)(e)
+            with gen.apart():
+                source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
         name = self.names.get(source)
@@ -104,7 +102,7 @@ class ExprGen:
         self.inlining: set = set()
         self.statements = None       # the StatementGen writing a def's function body, once there is one
         self.named: dict = {}        # id(node) -> the name of its value, computed by the statement's lines first
-        self.subst = None            # while a def is inlined: its parameter slots -> argument source
+        self.subst = None            # while a def is inlined: its parameter slots -> argument source (Argument)
         self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.const_values: dict = {} # const name -> the source of its value, once computed
         self.loops: list = []        # the loops (comprehensions, `by` keys) being generated, innermost last
@@ -117,12 +115,13 @@ class ExprGen:
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
         self.walked: dict = {}         # id(IR node) -> (the node, the nodes under it, the slots of the locals under it)
         self.subst_locals: dict = {}   # while a def is inlined: its parameters -> the locals its argument reads (None: state)
-        self.local_types: dict = {}    # "v3" -> the type of local 3 of the function being generated
+        self.local_types: dict = {}    # slot -> the type of that local of the function being generated
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
         self.turned_tables: dict = {}  # a table of tables' name -> the name of the same indexed the other way round
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
+        self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -145,12 +144,24 @@ class ExprGen:
         self.under(n)
         return self.walked[id(n)][2]
 
+    @contextmanager
+    def apart(self):
+        """Write what is no part of the source being written — a def's own function, a value computed at
+        load or before a loop, a part that may become a table: what it does is added up on its own."""
+        written, self.written = self.written, Written()
+        try:
+            yield self.written
+        finally:
+            self.written = written
+
     def src(self, e) -> str:
         if self.named and id(e) in self.named:
+            self.written.elsewhere = True
             return self.named[id(e)]        # computed by lines of the statement before it (StatementGen.value_lines)
         if self.loops and type(e) in _MOVABLE and self.movable(e):
             scope = self.scope_for(e)
             if scope is not None:
+                self.written.elsewhere = True
                 return scope.name_of(self, e)
         if type(e) in CANDIDATES:
             # in a loop of statements a table's row is read once before it (hoisted): there even a
@@ -159,6 +170,7 @@ class ExprGen:
             table = self.tables.table(e, worth=worth)
             if table is not None:
                 return self.tabled(table, e)
+        self.written.ops += own_operations(e)
         return getattr(self, "ex_" + type(e).__name__)(e)
 
     def test(self, e) -> str:
@@ -171,15 +183,19 @@ class ExprGen:
             sized = _size_truth(e)
             if sized is not None:
                 xs = self.seq(sized[0])
+                self.written.ops += 0 if sized[1] else 1
                 return f"({xs})" if sized[1] else f"(not {xs})"
         elif isinstance(e, ir.BoolOp):
+            self.written.ops += 1
             return f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
         elif isinstance(e, ir.Not):
+            self.written.ops += 1
             return f"(not ({self.test(e.operand)}))"
         if self.TRUTH_TABLES and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
             table = self.tables.table(e)
             cell = self.tables.truth(table) if table is not None else None
             if cell is not None:          # no guard: the cells where it fails fail when their truth is read
+                self.written.ops += len(cell.keys)
                 return self.hoisted(cell) if self.loops and self.HOIST_ROWS else cell
         return self.src(e)
 
@@ -189,6 +205,7 @@ class ExprGen:
     def tabled(self, table, e, formula=None) -> str:
         """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
         cell, holds = table
+        self.written.ops += len(cell.keys) + (len(holds.keys) if holds is not None else 0)
         if self.loops and self.HOIST_ROWS:
             cell = self.hoisted(cell)
             holds = holds and self.hoisted(holds)
@@ -196,6 +213,8 @@ class ExprGen:
             return cell
         self.tables.off += 1          # the formula runs only where the table does not hold: no tables in it
         try:
+            if formula is None:
+                self.written.ops += own_operations(e)
             other = formula() if formula else getattr(self, "ex_" + type(e).__name__)(e)
         finally:
             self.tables.off -= 1
@@ -203,7 +222,7 @@ class ExprGen:
 
     HOIST_ROWS = True     # off: a table's look-up is written whole inside a loop (tests compare the two)
 
-    def hoisted(self, cell: str) -> str:
+    def hoisted(self, cell: Lookup) -> str:
         """A table's look-up inside a loop of statements, with what does not depend on the loop's locals
         read once before it: in `K9[v1][v2]` over the cards `v2` of a hand, the row `K9[v1]` (for a table
         indexed by the loop's local first, of the same table turned round). A loop's local always holds a
@@ -212,14 +231,10 @@ class ExprGen:
         before the loop, the row is read only when such a local holds a value (`K9[v1] if v1 is not None
         else None`) and nothing can fail. In a comprehension the one-element `for` that would bind it
         costs what it saves: there it is not."""
-        found = _CELL.match(cell)
-        if found is None:
-            return cell
-        name, keys = found.group(1), _KEY.findall(found.group(2))
+        name, keys = cell.table, cell.keys
         loops = self.loops
 
-        def depth(key):        # the innermost loop binding the local, -1 if none does
-            slot = int(key[1:])
+        def depth(slot):        # the innermost loop binding the local, -1 if none does
             for k in range(len(loops) - 1, -1, -1):
                 if slot in loops[k].bound:
                     return k
@@ -228,7 +243,7 @@ class ExprGen:
 
         def before(source, read):          # `source`, read before the loop, where the locals `read` hold a value
             maybe = [k for k in read if depth(k) < 0]
-            return f"({source} if {' and '.join(f'{k} is not None' for k in maybe)} else None)" if maybe else source
+            return f"({source} if {' and '.join(f'v{k} is not None' for k in maybe)} else None)" if maybe else source
         if max(depths) < len(loops) - 1:   # the whole look-up is the same for every element
             scope = loops[max(depths) + 1]
             return scope.named(self, before(cell, keys)) if scope.statement else cell
@@ -239,7 +254,7 @@ class ExprGen:
             return cell
         if depths[0] > depths[1]:          # the loop's local first: the table turned round
             name, keys = self.turned(name), keys[::-1]
-        return f"{scope.named(self, before(f'{name}[{keys[0]}]', keys[:1]))}[{keys[1]}]"
+        return Cheap(f"{scope.named(self, before(f'{name}[v{keys[0]}]', keys[:1]))}[v{keys[1]}]")
 
     def turned(self, name: str) -> str:
         """The constant name of a table of tables indexed the other way round (None where no value is)."""
@@ -310,6 +325,7 @@ class ExprGen:
         """Source of something to go through or read once, right here: a zone's card list, a list's tuple,
         or for a comprehension a Python list (no tuple is made of what is not kept)."""
         if self.named and id(e) in self.named:
+            self.written.elsewhere = True
             return self.named[id(e)]
         if isinstance(e, ir.ListLit) and len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
             e = e.items[0]
@@ -326,7 +342,9 @@ class ExprGen:
     def local(self, slot: int) -> str:
         if self.subst is not None and slot in self.subst:
             # a part computed before a loop is written with no names of other such parts in it
-            return self.subst[slot] if self.loops else self.plain_subst[slot]
+            argument = self.subst[slot] if self.loops else self.plain_subst[slot]
+            self.written.add(argument.written)
+            return argument
         return f"v{slot}"
 
     @staticmethod
@@ -337,12 +355,12 @@ class ExprGen:
 
     def cheap(self, e) -> bool:
         """is_simple, and so is what each parameter of a def being inlined that `e` reads stands for
-        (`as_ingredient(one_of(p, k))` inlined: its `c` is a call, computed once, not once per use)."""
+        (`as_ingredient(one_of(p, k))` inlined: its `c` is a call, computed once, not once per use): its
+        Argument is cheap as `argument` wrote it — simple itself, or a name, a constant, a table's look-up."""
         if not self.is_simple(e):
             return False
         subst = self.subst
-        return subst is None or not any(type(n) is ir.Local and n.slot in subst and _CALL.search(subst[n.slot])
-                                        for n in ir.walk(e))
+        return subst is None or all(subst[n.slot].cheap for n in ir.walk(e) if type(n) is ir.Local and n.slot in subst)
 
     def inlinable(self, d, args) -> bool:
         """Can a call of def `d` become its body with the arguments in place? Only when its body binds no
@@ -371,14 +389,14 @@ class ExprGen:
     # ------------------------------------------------------------ leaves
     def ex_Const(self, e):
         if e.type is T.BOOL:
-            return "True" if e.value else "False"
-        return repr(int(e.value))
+            return Atom("True" if e.value else "False")
+        return Atom(repr(int(e.value)))
 
     def ex_Local(self, e):
         if self.subst is not None and e.slot in self.subst:
             return self.local(e.slot)
-        self.local_types[f"v{e.slot}"] = e.type      # the type of what a table may be indexed by (tabulate.py)
-        return f"v{e.slot}"
+        self.local_types[e.slot] = e.type      # the type of what a table may be indexed by (tabulate.py)
+        return Atom(f"v{e.slot}")
 
     def ex_Var(self, e):
         return f"m.vars[{e.slot}]"
@@ -406,7 +424,7 @@ class ExprGen:
     def ex_Zone(self, e):
         base = self.layout.zone_base[e.zone]
         if e.owner is None:
-            return str(base)
+            return Atom(str(base))
         return f"({base} + {self.src(e.owner)})"
 
     def ex_CardField(self, e):
@@ -417,7 +435,7 @@ class ExprGen:
         if card.strip("()").isdigit() and 0 <= int(card.strip("()")) < len(table):     # a card named in the rules
             value = table[int(card.strip("()"))]
             if value is not None:
-                return repr(value) if type(value) in (int, bool) else self.const(value)
+                return Atom(repr(value)) if type(value) in (int, bool) else self.const(value)
         return f"{self.const(table)}[{card}]"
 
     def ex_Property(self, e):
@@ -481,8 +499,8 @@ class ExprGen:
                 if self.layout.card_names else []
             self.diags.append(Diagnostic(e.span, f"there is no {e.card_type} named '{e.wanted}'",
                                          did_you_mean(e.wanted, names)))
-            return "None"
-        return str(ids[0])
+            return Atom("None")
+        return Atom(str(ids[0]))
 
     def ex_MakeCard(self, e):
         args = ", ".join(self.src(a) for a in e.args)
@@ -588,6 +606,7 @@ class ExprGen:
     def ex_DefCall(self, e):
         local = self.computed.get(e.name)
         if local is not None:
+            self.written.elsewhere = True
             return f"({local} if {local} is not rt_UNSET else {self.plain_call(e.name)})"
         d = self.prog.defs[e.name]
         if d.const:
@@ -596,7 +615,8 @@ class ExprGen:
             # `strength(c)` becomes its body with `c` in place: no call in the inner loop
             self.inlining.add(e.name)
             try:
-                return f"({self.substituted(d.body, e.args)})"
+                body = self.substituted(d.body, e.args)
+                return Cheap(f"({body})") if isinstance(body, Cheap) else f"({body})"
             finally:
                 self.inlining.discard(e.name)
         fname = self.def_names.get(e.name)
@@ -610,29 +630,40 @@ class ExprGen:
             local_types, self.local_types = self.local_types, {}
             inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
             # its lets and result as statements (StatementGen.def_lines), or one expression
-            lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
-                else [(1, f"return {self.src(d.body)}", d.span)]
+            with self.apart():
+                lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
+                    else [(1, f"return {self.src(d.body)}", d.span)]
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
             self.inlining = inlining
             self.ns.define(fname, f"def {fname}({params}):", lines, f"def {e.name}", d.span)
+        self.written.elsewhere = True      # a def's own function, not looked into: no table of a part calling it
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
 
     def substituted(self, body, args) -> str:
-        """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`."""
+        """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`:
+        Cheap when it is, or when it is_simple over Cheap arguments (`cheap`)."""
         saved, saved_plain, saved_facts, saved_locals = self.subst, self.plain_subst, self.arg_facts, self.subst_locals
         facts = self.inlined_args(args)
-        subst = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+        subst = {i: self.argument(a) for i, a in enumerate(args)}
         plain = subst
         if self.loops:
             loops, self.loops = self.loops, []
-            plain = {i: f"({self.src(a)})" for i, a in enumerate(args)}
+            plain = {i: self.argument(a) for i, a in enumerate(args)}
             self.loops = loops
         arg_locals = {i: self.tables.real_locals(a) for i, a in enumerate(args)}
         self.subst, self.plain_subst, self.arg_facts, self.subst_locals = subst, plain, facts, arg_locals
         try:
-            return self.src(body)
+            source = self.src(body)
+            return source if isinstance(source, Cheap) or not self.cheap(body) else Cheap(source)
         finally:
             self.subst, self.plain_subst, self.arg_facts, self.subst_locals = saved, saved_plain, saved_facts, saved_locals
+
+    def argument(self, a, brackets: bool = True) -> Argument:
+        """An argument of a def being inlined, as its parameter is written in the body (in brackets): cheap
+        when its source is Cheap or is_simple says it is; what it does is written where it is used."""
+        with self.apart() as written:
+            source = self.src(a)
+        return Argument(f"({source})" if brackets else source, isinstance(source, Cheap) or self.cheap(a), written)
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""
@@ -642,7 +673,8 @@ class ExprGen:
             self.const_values[d.name] = "None"        # (a const that used itself was refused by the checker)
             saved, self.subst = self.subst, None
             try:
-                fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
+                with self.apart():
+                    fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
             finally:
                 self.subst = saved
             try:
@@ -704,7 +736,7 @@ class ExprGen:
         return f"rt_range({self.src(e.low)}, {self.src(e.high)}{within})"
 
     def ex_NoneValue(self, e):
-        return "None"
+        return Atom("None")
 
     def ex_EnumData(self, e):
         if e.values is None:
@@ -742,7 +774,7 @@ class ExprGen:
             known = self.ns.env.get(xs) if xs.startswith("K") and xs.isidentifier() else None
             if type(known) is tuple and -len(known) <= e.index.value < len(known):    # `teams[1]`: a value now
                 value = known[e.index.value]
-                return repr(value) if value is None or type(value) in (int, bool) else self.const(value)
+                return Atom(repr(value)) if value is None or type(value) in (int, bool) else self.const(value)
         if isinstance(e.index, ir.Const) and e.index.value in (0, -1):     # the first or last: no call
             xs = self.seq(e.seq)
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
@@ -835,7 +867,8 @@ class ExprGen:
         from .layout import ConstantState, NeedsGame
         saved, self.subst = self.subst, None
         try:
-            source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
+            with self.apart():
+                source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
         finally:
             self.subst = saved
         try:
@@ -861,8 +894,9 @@ class ExprGen:
         from .layout import ConstantState, NeedsGame
         saved, self.subst = self.subst, None
         try:
-            source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
-                "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
+            with self.apart():
+                source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
+                    "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
         finally:
             self.subst = saved
         try:
@@ -927,9 +961,11 @@ class ExprGen:
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
         b = self.src(e.right)
-        if op in (">=", ">") and self.COUNTS_FIRST and not _CALL.search(b) and not _KNOWN.match(b) \
-                and safe(e.right, self.local_safe, self.prog.defs) and self.counted(e.left):
-            # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting
+        if op in (">=", ">") and self.COUNTS_FIRST and (isinstance(b, Cheap) or self.cheap(e.right)) \
+                and not self.known_at_load(e.right) and safe(e.right, self.local_safe, self.prog.defs) \
+                and self.counted(e.left):
+            # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting (n, written
+            # twice, cheap: Cheap or simple; not a value known at load, whose test would be decided already)
             return f"(({b}) {'<=' if op == '>=' else '<'} 0 or ({a}) {op} ({b}))"
         return f"(({a}) {op} ({b}))"
 

@@ -115,7 +115,7 @@ class ShownText:
                 if not self.gen.slots_under(a).isdisjoint(bound):
                     unnamed.add(i)
                 else:
-                    subst[i] = self.gen.src(a)
+                    subst[i] = self.gen.argument(a, brackets=False)
             saved = self.gen.subst, self.gen.plain_subst, self.gen.subst_locals
             self.gen.subst = self.gen.plain_subst = subst
             self.gen.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)

@@ -12,13 +12,12 @@ parameters) or keeps where a waiting one stands (rules.py).
 """
 from __future__ import annotations
 
-import re
-
 from ..check import ir
 from ..check import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe
+from .written import Atom
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
 
@@ -82,9 +81,6 @@ def assigned(nodes) -> set:
         elif isinstance(n, ir.Repeat):
             out.add(n.count_slot)
     return out
-
-
-_PLAIN = re.compile(r"[A-Za-z_]\w*|-?\d+")   # a name or a number: used as it is, not aliased
 
 
 class StatementGen:
@@ -296,8 +292,9 @@ class StatementGen:
 
     @staticmethod
     def once(source: str, alias: str, out, ind, span) -> str:
-        """`source` itself when it is a name or a number, else an alias computed here once."""
-        if _PLAIN.fullmatch(source):
+        """`source` itself when it is a name or a number (an Atom, as the generator wrote it), else an
+        alias computed here once."""
+        if isinstance(source, Atom):
             return source
         out.append((ind, f"{alias} = {source}", span))
         return alias

@@ -15,13 +15,13 @@ it is used, as written. ExprGen.src asks `Tabulator.table` of the nodes worth it
 from __future__ import annotations
 
 import itertools
-import re
 
 from ..check import ir
 from ..check import types as T
 from ..runtime.errors import RuleFailure
 from ..runtime.helpers import rt_Fails
 from .codecache import MISSING
+from .written import Lookup, own_operations
 
 # nodes that read the state or bind locals: a part holding one is never a table
 _NOT_TABULATED = frozenset((ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension,
@@ -30,10 +30,6 @@ _PLAIN = frozenset((type(None), int, str, bool))   # no node
 # nodes worth a table (a formula, not a name or a single look-up)
 CANDIDATES = frozenset((ir.BinOp, ir.Compare, ir.BoolOp, ir.Not, ir.Cond, ir.Index, ir.Match, ir.DefCall,
                         ir.CardField, ir.EnumData, ir.BuiltinCall))
-_NAME = re.compile(r"[A-Za-z_]\w*")
-_WORDS = frozenset(("if", "else", "and", "or", "not", "in", "is", "None", "True", "False",
-                    "len", "max", "min", "sum", "any", "all", "abs", "int", "tuple"))
-_OPERATIONS = re.compile(r"\[| [-+*%<>]=? | [=!]= | // | and | or |not ")
 
 
 MAX_CELLS = 1024     # a table over two values (a card and a colour) holds at most this many
@@ -118,7 +114,7 @@ class Tabulator:
     def table(self, e, then=None, worth: int = 2):
         """(`K7[v2]`, None) for `e` (its value passed through `then`, a tuple, if given) when it can be a
         table; (`K7[v2]`, `K8[v2]`) when the table holds only where the second is true (elsewhere
-        computing it fails: the caller writes the formula there); else None."""
+        computing it fails: the caller writes the formula there); else None. Each look-up is a Lookup."""
         gen = self.gen
         if self.off:
             return None
@@ -144,29 +140,32 @@ class Tabulator:
             return None
         loops, gen.loops = gen.loops, []          # the part as plain source: nothing moved before a loop
         try:
-            source = getattr(gen, "ex_" + type(e).__name__)(e)
+            with gen.apart() as written:          # what its source does, as the generator wrote it
+                source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
         if ":=" in source or "lambda" in source or '"' in source or "'" in source:
             return None
-        names = set(_NAME.findall(source))
-        vars_ = sorted(n for n in names if not (n in _WORDS or n == "m" or n.startswith(("K", "rt_"))))
-        if not 1 <= len(vars_) <= 2 or not all(v in gen.local_types for v in vars_) \
-                or (then is None and len(_OPERATIONS.findall(source)) < worth + len(vars_) - 1):
+        # its parts that became tables are a look-up each now: still worth one table? (and it reads no
+        # value computed elsewhere in the function, which a table made at load cannot)
+        ops = written.ops + own_operations(e)
+        keys = sorted({slot for slot, _typ in slots}, key=str)     # in the order of their names: v10 before v9
+        if written.elsewhere or not all(k in gen.local_types for k in keys) \
+                or (then is None and ops < worth + len(keys) - 1):
             return None
-        same = (source, tuple(gen.local_types[v] for v in vars_), id(then))
+        same = (source, tuple(gen.local_types[k] for k in keys), id(then))
         if same not in self.by_source:       # the same part inlined in many places: one table
-            self.by_source[same] = self.compute(e, source, vars_, then)
+            self.by_source[same] = self.compute(e, source, keys, then, ops)
         return self.by_source[same]
 
-    def compute(self, e, source, vars_, then):
+    def compute(self, e, source, keys, then, ops):
         gen = self.gen
-        universes = [self.universe(gen.local_types[v]) for v in vars_]
-        if None in universes or (len(vars_) == 2 and len(universes[0]) * len(universes[1]) > MAX_CELLS):
+        universes = [self.universe(gen.local_types[k]) for k in keys]
+        if None in universes or (len(keys) == 2 and len(universes[0]) * len(universes[1]) > MAX_CELLS):
             return None
         key, made = gen.ns.cache.value("table", source, repr(universes), repr(then))
         if made is MISSING:
-            made = self.cells(e, source, vars_, then, universes)
+            made = self.cells(e, source, [f"v{k}" for k in keys], then, universes, ops)
             gen.ns.cache.keep(key, made)
         else:
             gen.ns.fresh("E")       # the name its function takes when computed: every later name stays the same
@@ -174,12 +173,13 @@ class Tabulator:
             return None
         values, guarded = made
         guard = None
-        table = f"{gen.const(values)}" + "".join(f"[{v}]" for v in vars_)
+        keys = tuple(keys)
+        table = Lookup(gen.const(values), keys)
         if guarded is not None:
             i, holds = guarded[:2]
-            guard = f"{gen.const(holds)}[{vars_[i]}]"
+            guard = Lookup(gen.const(holds), keys[i:i + 1])
             if len(guarded) > 2:
-                self.truths[table] = (universes, values, guarded[2], vars_)      # made when first asked (truth)
+                self.truths[table] = (universes, values, guarded[2], keys)      # made when first asked (truth)
         return table, guard
 
     def truth(self, table):
@@ -188,7 +188,7 @@ class Tabulator:
         truth is read, so that where only the truth counts (ExprGen.test) no guard is read; None if none."""
         known = self.truths.get(table[0]) if table[1] is not None else None
         if type(known) is tuple:
-            universes, values, failures, vars_ = known
+            universes, values, failures, keys = known
             failing = dict(failures)
 
             def level(k, prefix, node):
@@ -198,13 +198,14 @@ class Tabulator:
                     out[x] = level(k + 1, key, node[x]) if k + 1 < len(universes) else \
                         (rt_Fails(failing[key]) if key in failing else node[x])
                 return tuple(out)
-            known = self.truths[table[0]] = f"{self.gen.const(level(0, (), values))}" + "".join(f"[{v}]" for v in vars_)
+            known = self.truths[table[0]] = Lookup(self.gen.const(level(0, (), values)), keys)
         return known
 
-    def cells(self, e, source, vars_, then, universes):
+    def cells(self, e, source, vars_, then, universes, ops):
         """The table's values as nested tuples, and (the local, the tuple saying where it holds) when it
-        does not hold everywhere; None if the part cannot be a table. Kept in the code cache (made once
-        per version of the rules and of rulecraft), so only data: numbers, texts, booleans, None, tuples."""
+        does not hold everywhere; None if the part cannot be a table (where it holds for only some values,
+        or `ops`, the operations its source computes, are few). Kept in the code cache (made once per
+        version of the rules and of rulecraft), so only data: numbers, texts, booleans, None, tuples."""
         gen = self.gen
         from .layout import ConstantState, NeedsGame
         m = ConstantState(gen.layout)     # `m` names a card in a cast's error; any use of the game fails
@@ -233,7 +234,7 @@ class Tabulator:
                 bad = {key[i] for key, value in cells.items() if value is _FAILS}
                 holds.append(tuple(x for x in universe if x not in bad))
             i = max(range(len(vars_)), key=lambda k: len(holds[k]) / len(universes[k]))
-            if len(holds[i]) * 2 < len(universes[i]) or len(_OPERATIONS.findall(source)) < 4:
+            if len(holds[i]) * 2 < len(universes[i]) or ops < 4:
                 return None
             guarded = (i, self.nested((universes[i],), {(x,): x in holds[i] for x in universes[i]}))
             if all(type(v) is bool for v in cells.values() if v is not _FAILS):     # a truth: where it fails, why
