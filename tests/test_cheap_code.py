@@ -112,3 +112,36 @@ def test_a_count_that_can_fail_is_counted(rules_file, sources):
     with pytest.raises(RulesRuntimeError, match="is not a Chip"):
         machine.new_game(load_file(rules_file(COUNTS.replace("RESULT", "if big >= need then 1 else 0"))), 2)
     assert "<= 0 or" not in "".join(sources.values())
+
+
+FOLDED = '''game "Hooks"
+players 2
+card Stone(weight: 0..5)
+cards stones = [Stone(w) for w in 0..5]
+zone heap of Stone
+zone empty of Stone
+var total: Int = 0
+def always(p: Player): Bool = true
+def never(p: Player): Bool = not always(p)
+rule play:
+    move stones to heap
+    total = size([s for s in heap if s.weight > 1 and always(player(1))])
+    total = total * 10 + size([s for s in heap if s.weight > 3 or never(player(2))])
+    total = total * 10 + size([s for s in heap if s.weight > 4 or always(player(1))])
+    if never(player(1)) or size(heap) == 6:
+        total = total * 10 + 7
+    total = total * 10 + (if top(empty).weight > 0 or always(player(1)) then 1 else 2)
+'''
+
+
+def test_a_side_known_true_or_false_is_folded_but_a_failing_one_is_still_computed(rules_file, sources):
+    """`x and true` is x, `x or false` is x, `x or true` is true where x cannot fail: no `True` or `False`
+    is tested in the code; `top(empty)` or true still computes `top(empty)`, and fails as written."""
+    with pytest.raises(RulesRuntimeError, match="top of an empty zone"):
+        machine.new_game(load_file(rules_file(FOLDED)), 2)
+    play = sources["rule play"]
+    folded = play.split("rt_top(")[0].rsplit("\n", 1)[0]   # the lines before the one that must still compute `top(empty)`
+    assert " and " not in folded and " or " not in folded and "K" in folded, play
+    assert "or ((True))" in play
+    m = machine.new_game(load_file(rules_file(FOLDED.replace("top(empty).weight > 0 or ", ""))), 2)
+    assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 42671

@@ -186,6 +186,9 @@ class ExprGen:
                 self.written.ops += 0 if sized[1] else 1
                 return f"({xs})" if sized[1] else f"(not {xs})"
         elif isinstance(e, ir.BoolOp):
+            folded = self.folded(e)
+            if folded is not None:
+                return self.test(folded)
             self.written.ops += 1
             return f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
         elif isinstance(e, ir.Not):
@@ -991,7 +994,39 @@ class ExprGen:
         return False
 
     def ex_BoolOp(self, e):
+        folded = self.folded(e)
+        if folded is not None:
+            return self.src(folded)
         return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
+
+    def folded(self, e):
+        """`a and b` / `a or b` with a side known (known_truth) as the side it comes to: `true or x` is
+        true, `true and x` is x, `x and true` is x, and `x or true` is true where x cannot fail (a hook
+        of a variant, `def can_use_apiary(p) = true`, costs nothing where it is used); else None."""
+        absorbing = e.op == "or"              # true decides an `or`, false an `and`
+        left = self.known_truth(e.left)
+        if left is not None:
+            return e.left if left == absorbing else e.right
+        right = self.known_truth(e.right)
+        if right is None:
+            return None
+        if right != absorbing:
+            return e.left
+        return e.right if safe(e.left, self.local_safe if self.subst is not None else None, self.prog.defs) else None
+
+    def known_truth(self, e, depth: int = 0):
+        """True or False when `e` is a constant: `true`, `false`, `not` of one, or a call of a def whose
+        body is one and that is inlined here (its arguments are then not computed at all); else None."""
+        if isinstance(e, ir.Const) and e.type is T.BOOL:
+            return bool(e.value)
+        if isinstance(e, ir.Not):
+            known = self.known_truth(e.operand, depth)
+            return None if known is None else not known
+        if isinstance(e, ir.DefCall) and depth < MAX_INLINED:
+            d = self.prog.defs[e.name]
+            if not d.const and self.inlinable(d, e.args):
+                return self.known_truth(d.body, depth + 1)
+        return None
 
     def ex_Not(self, e):
         return f"(not ({self.src(e.operand)}))"
