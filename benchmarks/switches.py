@@ -2,10 +2,10 @@
 """One compiler switch measured: a game compiled with it off and on, played alternately in one process.
 
     python benchmarks/switches.py --switch rules.RuleGen.ENTRIES --game three-sisters --players 4
-    python benchmarks/switches.py --switch statements.StatementGen.LOOPS --game blackmore --players 6 --rounds 5
+    python benchmarks/switches.py --switch loops.LoopGen.LOOPS --game blackmore --players 6 --rounds 5
 
 The compiler keeps a class attribute for each of its optimisations (RuleGen.BODIES, ENTRIES,
-START_FIRST; StatementGen.LOOPS; ExprGen.TRUTH_TABLES, …), which the tests also turn off to check
+START_FIRST; LoopGen.LOOPS; ExprGen.TRUTH_TABLES, …), which the tests also turn off to check
 that the games play the same. Timing two whole processes on a shared machine mixes the switch
 with everything else that changed between them; here both programs live in one process and are
 played in turn, several rounds, each figure in this process's CPU time (fastest slice of each

@@ -1,4 +1,4 @@
-"""Comprehensions a statement computes are loops of the rule's own function (StatementGen.list_loop,
+"""Comprehensions a statement computes are loops of the rule's own function (LoopGen.list_loop,
 cond_loop): a `let`'s value, a choice's options, `any`/`all` as an `if`'s or a `while`'s condition.
 
 The loop must give what the comprehension gave, element by element, and stop where `any`/`all`

@@ -1,5 +1,5 @@
 """Adversarial small rules for the compiler's statements written in place of expressions
-(StatementGen.value_lines, list_loop, cond_loop, total_loop, best_loop, first_loop, bool_lines,
+(LoopGen.value_lines, list_loop, cond_loop, total_loop, best_loop, first_loop, bool_lines,
 match_lines, def_lines; the else-if under an `else:`; RuleGen's while head, options loop, START_FIRST;
 ExprGen's named parts, truth tables, hoisted rows, counts compared first).
 

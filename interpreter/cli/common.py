@@ -5,10 +5,8 @@ problems in the rules themselves come up as RulesError from the loader.
 """
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
-import sys
 
 from ..agents.registry import agent_kind, agent_seed, canonical, make_agent
 from ..diagnostics import UserError

@@ -33,7 +33,7 @@ class Compiler:
 
     def scoring(self, node, label: str):
         """A score, tiebreak or heuristic `(m, v0) -> value`: computed at every game's end (and by agents
-        at every step), so written as a def's body is (StatementGen.def_lines)."""
+        at every step), so written as a def's body is (LoopGen.def_lines)."""
         if node is None:
             return None
         name = self.ns.fresh("E")

@@ -21,7 +21,7 @@ from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
-from .shown_text import ShownText, hidden_as
+from .shown_text import ShownText
 from .tabulate import CANDIDATES, Tabulator
 from .written import Argument, Atom, Cheap, Lookup, Written, own_operations
 
@@ -60,7 +60,7 @@ class _Loop:
 
     def __init__(self, bound: set, statement: bool = False):
         self.bound = bound
-        self.statement = statement      # a loop of statements (StatementGen.loop_over): its parts are assignments
+        self.statement = statement      # a loop of statements (LoopGen.loop_over): its parts are assignments
         self.parts: list = []
         self.names: dict = {}           # source -> name: the same part written twice is computed once
 
@@ -157,7 +157,7 @@ class ExprGen:
     def src(self, e) -> str:
         if self.named and id(e) in self.named:
             self.written.elsewhere = True
-            return self.named[id(e)]        # computed by lines of the statement before it (StatementGen.value_lines)
+            return self.named[id(e)]        # computed by lines of the statement before it (LoopGen.value_lines)
         if self.loops and type(e) in _MOVABLE and self.movable(e):
             scope = self.scope_for(e)
             if scope is not None:
@@ -632,7 +632,7 @@ class ExprGen:
             loops, self.loops = self.loops, []
             local_types, self.local_types = self.local_types, {}
             inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
-            # its lets and result as statements (StatementGen.def_lines), or one expression
+            # its lets and result as statements (LoopGen.def_lines), or one expression
             with self.apart():
                 lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
                     else [(1, f"return {self.src(d.body)}", d.span)]

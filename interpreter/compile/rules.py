@@ -34,7 +34,7 @@ from ..check.shown import reads_hidden, skip_reveals
 from .codegen import TICK
 from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
-from .expressions import hidden_as
+from .shown_text import hidden_as
 from .statements import StatementGen, assigned, reads
 
 
@@ -419,7 +419,7 @@ class RuleGen(StatementGen):
     def loop(self, s, test, enter, leave, slots, writes=None):
         """A loop that can wait: a head block (if `test`: `enter` lines, into the body; else `leave`
         lines, to the end), the body, back to the head. A `while`'s `test` is its condition (IR):
-        the head computes it, with lines of its own if need be (StatementGen.cond_loop)."""
+        the head computes it, with lines of its own if need be (LoopGen.cond_loop)."""
         end = _Label()
         top = self.new_block(s.span)
         body = _Label()

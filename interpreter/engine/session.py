@@ -8,7 +8,6 @@ from __future__ import annotations
 import attrs
 
 from ..diagnostics import UserError
-from ..runtime.errors import RulesRuntimeError
 from ..runtime.helpers import seal
 from . import machine, observe
 from .limits import PastLimit, decision_limit, past_limit
