@@ -32,6 +32,7 @@ class Namespace:
         self.const_names: dict = {}
         self.keep: list = []          # constants stay alive, so their ids stay unique
         self.lines: dict = {}         # generated file name -> (rule label, span of each line)
+        self.chains: dict = {}        # id(span) -> the rules it was written into (compile.inline)
         self.count = 0
 
     def const(self, value) -> str:
@@ -58,10 +59,19 @@ class Namespace:
         """Compile `head` + indented `lines` [(indent, text, span)] into the namespace; return the function."""
         filename = f"<rules {label}: {name}>"
         source = head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _span in lines)
-        spans = [None, span] + [s for _ind, _text, s in lines]     # line 1 is the `def`
+        spans = [None, self.placed(span)] + [self.placed(s) for _ind, _text, s in lines]     # line 1 is the `def`
         self.lines[filename] = (label, spans)
         exec(self.cache.compile(source, filename, "exec"), self.env)  # noqa: S102 - generated from the typed IR only
         return self.env[name]
+
+    def placed(self, span):
+        """Where a line stands: its span, or for a line of a rule written into its caller (compile.inline)
+        `(span in the function's own rule, (rule, span), …)`, the rules it was written in, outermost first."""
+        chain = self.chains.get(id(span)) if span is not None else None
+        if not chain:
+            return span
+        calls = [call for _label, _key, call in chain] + [span]
+        return (calls[0],) + tuple((label, call) for (label, _key, _call), call in zip(chain, calls[1:]))
 
     def function(self, params: str, source: str, label: str = "expression", span=None):
         """A function `(params) -> source`, e.g. a score or a label."""

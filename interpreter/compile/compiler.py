@@ -11,12 +11,14 @@ from __future__ import annotations
 from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, RulesError
-from ..runtime.errors import RuleFailure
+from ..runtime.errors import InternalError, RuleFailure
 from .codegen import Namespace
 from .expressions import ExprGen
+from .inline import inline
 from .layout import ConstantState, Layout, NeedsGame, default_of, domain_of
 from .program import AnytimeInfo, Code, OptionInfo, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
+from .statements import analyse_waiting
 
 
 class Compiler:
@@ -154,10 +156,12 @@ class Compiler:
     def rules(self):
         """Every rule as a function, choices numbered in rule order; `anytime` options after the rules
         they interrupt and before scenarios' `arrange:` blocks (so option ids stay what they were)."""
-        prog = self.prog
+        inlined = inline(self.prog, analyse_waiting(self.prog), self.INLINE)
+        prog = inlined.prog
+        self.ns.chains = inlined.chain
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)
-        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched)
+        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched, inlined)
         codes = []
         anytimes = {}
 
@@ -172,12 +176,19 @@ class Compiler:
         for key, rule in prog.rules.items():
             if key.startswith("arrange ") and not anytimes and prog.anytimes:
                 add_anytimes()
-            entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
-            codes.append(Code(key, rule.span, entry, spans, gen.frame_size(key), rule.params))
+            if key in inlined.dead:       # written into its only caller: never started
+                entry, spans = _written_in(rule.label), [rule.span]
+            else:
+                entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
+            codes.append(Code(key, rule.span, entry, [self.ns.placed(s) for s in spans], gen.frame_size(key), rule.params))
         if not anytimes and prog.anytimes:
             add_anytimes()
         entries = tuple(gen.tables.get(c.name, (c.entry,)) for c in codes)
-        return codes, entries, gen.choices, gen.action_count, anytimes
+        choices = sorted(gen.choices, key=lambda c: c.index)
+        assert [c.index for c in choices] == list(range(len(choices))), "choices numbered twice or not at all"
+        return codes, entries, choices, gen.action_count, anytimes
+
+    INLINE = True       # (tests compare with and without: compile.inline)
 
     # ------------------------------------------------------------ scenarios
     def scenario(self, sc: ir.Scenario) -> Scenario:
@@ -202,6 +213,13 @@ class Compiler:
         if not isinstance(e, ir.Compare):
             return None
         return (e.op, [(side.span, self.fn("m", side), self.layout.formatter(side.type)) for side in (e.left, e.right)])
+
+
+def _written_in(label):
+    """The entry of a rule written into its only caller (compile.inline): nothing ever starts it."""
+    def entry(m, fr):
+        raise InternalError(f"{label} was written into its caller and cannot be started on its own")
+    return entry
 
 
 def _conjuncts(e) -> list:

@@ -52,6 +52,21 @@ def _group_size(blocks: int) -> int:
     return 0 if blocks <= 8 else max(2, round(blocks ** 0.5))
 
 
+def _choices_in_order(body):
+    """The choices of a rule's body in the order they stand (each before those of its option's block)."""
+    for s in body:
+        if isinstance(s, ir.Choose):
+            yield s
+            yield from _choices_in_order(s.body)
+            yield from _choices_in_order(s.otherwise or ())
+        elif isinstance(s, ir.If):
+            for _cond, branch in s.branches:
+                yield from _choices_in_order(branch)
+            yield from _choices_in_order(s.otherwise or ())
+        elif isinstance(s, (ir.For, ir.While, ir.Repeat)):
+            yield from _choices_in_order(s.body)
+
+
 class _Label:
     __slots__ = ("block",)
 
@@ -84,8 +99,12 @@ class _Goto:
 class RuleGen(StatementGen):
     """Generates every rule's function into the namespace; choices are numbered as they are met."""
 
-    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False):
+    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False, inlined=None):
         super().__init__(prog, layout, ns, exprs)
+        # rules written into their only caller (compile.inline): their choices keep their numbers
+        self.origin = inlined.origin if inlined is not None else {}
+        self.inline_chain = inlined.chain if inlined is not None else {}
+        self.numbers = self.numbering(inlined.original if inlined is not None else prog, has_anytime)
         self.wait_points: dict = {}       # id(statement) -> can it wait? (asked again at every depth)
         self.choices: list[ChoiceInfo] = []
         self.action_count = 0
@@ -93,6 +112,24 @@ class RuleGen(StatementGen):
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         self.watched = watched            # write the calls of the state's watch (a scenario's `take "…":`)
         self.tables: dict = {}            # rule key -> pc -> the function entered there (the machine's entries)
+
+    def numbering(self, prog, has_anytime) -> dict:
+        """id(choice) -> (its index, its first option id), in the order the rules are written: each
+        rule in turn, its choices in the order they stand (an option's block after its choice), the
+        `anytime` options after the rules and before scenarios' `arrange:` blocks — so option ids stay
+        the same from one version to the next, wherever a choice's code ends up (compile.inline)."""
+        numbers = {}
+        action = 0
+        anytimes_placed = False
+        for key, rule in prog.rules.items():
+            if key.startswith("arrange ") and not anytimes_placed and has_anytime:
+                action += len(prog.anytimes)
+                anytimes_placed = True
+            for c in _choices_in_order(rule.body):
+                size = self.layout.universe(c.elem, c.domain)[0]
+                numbers[id(c)] = (len(numbers), action)
+                action += size + (1 if c.may else 0)
+        return numbers
 
     # ------------------------------------------------------------ rules that wait
     def waits_at(self, s) -> bool:
@@ -498,7 +535,10 @@ class RuleGen(StatementGen):
             def pass_label(m, fr):
                 return "pass"
         shown_label = self.shown(s, load, elem, fmt)
-        info = ChoiceInfo(len(self.choices), self.rule.key.split("@")[0], s.span, s.may, self.action_count, size, position,
+        index, offset = self.numbers[id(self.origin.get(id(s), s))]
+        written_in = self.inline_chain.get(id(s.span))
+        rule_name = written_in[-1][1] if written_in else self.rule.key.split("@")[0]
+        info = ChoiceInfo(index, rule_name, s.span, s.may, offset, size, position,
                           value_at, self.at[s.slot], label, pass_label, shown_label, s.secret)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)

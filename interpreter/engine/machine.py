@@ -149,7 +149,7 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
             label, spans = entry
             line = tb.tb_lineno
             if 0 < line < len(spans) and spans[line] is not None:
-                chain.append((label, spans[line]))
+                chain += _placed(label, spans[line])
             if kind_of != "R":
                 running += 1      # it owns the frame it runs
         tb = tb.tb_next
@@ -159,7 +159,7 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
         pc = frame[1]
         if pc == 0:
             continue      # not started yet (`play` under `setup`, handlers still to run): it led nowhere
-        chain.append((f"rule {code.name}", code.spans[pc] if 0 <= pc < len(code.spans) else code.span))
+        chain += reversed(_placed(f"rule {code.name}", code.spans[pc] if 0 <= pc < len(code.spans) else code.span))
     named = []
     for label, where in chain:
         name = label.replace("rule ", "").split("#")[0].split("@")[0]
@@ -168,6 +168,14 @@ def _runtime_error(m, exc, message, kind=RulesRuntimeError):
         named.append((name, str(where)))
     span = chain[0][1] if chain else None
     return kind(message, span, named)
+
+
+def _placed(label, where) -> list:
+    """(rule, span) pairs for where a line stands, outermost first: a line of a rule written into its
+    caller (compile.inline) stands in each rule it was written in."""
+    if type(where) is tuple:
+        return [(label, where[0]), *where[1:]]
+    return [(label, where)]
 
 
 def finish(m: State) -> None:
