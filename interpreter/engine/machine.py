@@ -309,12 +309,12 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
         m.pending = None
         m.decisions += 1
     m.ticks = budget
-    entries = m.program.entries
     try:
         if body is not None:         # the option's block, run with the chosen value (compile.rules)
             if body(m, fr, value):
-                return
+                return               # (most decisions: the block asks the next one)
             stack.pop()
+        entries = m.program.entries
         while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
             fr = stack[-1]
             if entries[fr[0]][fr[1]](m, fr):
