@@ -10,6 +10,7 @@ that value, and random games of the smallest and largest player counts, and ever
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,8 @@ def test_stores_left_out_store_nothing_new(ref, checked):
 
 
 def test_the_checks_are_there(checked):
-    """Blackmore's contest stores its order of play when it first asks, not again at each card."""
+    """Blackmore's contest stores its order of play when it first asks, not again at each card; nor its
+    pc, which the frame holds already when the next card is asked where the last one was."""
     load("blackmore")
     assert any("a store left out" in src for src in checked)
+    assert any(re.search(r"if fr\[1\] != \d+: raise AssertionError\('a store left out'\)", src) for src in checked)

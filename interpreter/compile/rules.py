@@ -75,7 +75,8 @@ class _Label:
 
 
 class _Store:
-    """A local stored in the frame as the rule waits: left out where the frame holds it already."""
+    """A local stored in the frame as the rule waits, or its pc (slot `("pc", k)`): left out where the
+    frame holds it already."""
     __slots__ = ("slot", "text")
 
     def __init__(self, slot, text):
@@ -178,7 +179,7 @@ class RuleGen(StatementGen):
         asks = {self.asking[info.index] for info in mine}
         for pc in sorted(loads):
             if (pc == 0 or pc not in asks) and pc not in entered:     # (an ask is entered again only after an anytime action)
-                entered[pc] = self.entry_function(pc, frozenset(loads[pc]), None, self.block_spans[pc])
+                entered[pc] = self.entry_function(pc, frozenset(loads[pc]) | {("pc", pc)}, None, self.block_spans[pc])
         loads = {pc: needed for pc, needed in loads.items() if entered.get(pc) is None}
         lines = [(1, "pc = fr[1]", rule.span)]
         entries = sorted((pc, needed) for pc, needed in loads.items() if needed and pc not in first)
@@ -195,7 +196,7 @@ class RuleGen(StatementGen):
         for k in sorted(first, key=lambda k: (k == 0 and self.asks_in_loop, k)):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
-            lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())))
+            lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())) | {("pc", k)})
         lines += self.rest
         fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
         table = tuple(entered.get(pc) or fn for pc in range(len(self.blocks)))
@@ -233,7 +234,8 @@ class RuleGen(StatementGen):
         if not self.BODIES:
             return None
         k = info.body_pc
-        return self.entry_function(k, frozenset(self.resume[k] - {slot}), slot, info.span)
+        # (the frame still stands at the choice's ask: the machine called this instead of resuming it)
+        return self.entry_function(k, frozenset(self.resume[k] - {slot}) | {("pc", self.asking[info.index])}, slot, info.span)
 
     ENTRIES = True              # (benchmarks compare with and without)
 
@@ -244,7 +246,7 @@ class RuleGen(StatementGen):
         unless there are more than BODY_LOOP_LINES lines of them: None then."""
         if not self.ENTRIES and slot is None:
             return None
-        lines = [(1, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(clean)]
+        lines = [(1, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(j for j in clean if type(j) is int)]
         path = self.block_lines(k, 1, (k,), clean)
         if any("continue" in text for _ind, text, _span in path):
             # it jumps on to blocks not copied: the rule's blocks that are not entered only on
@@ -284,7 +286,8 @@ class RuleGen(StatementGen):
                     if not self.CHECK_CLEAN:
                         continue
                     # (a test compiles the games so: a store left out must store nothing new)
-                    text = f"if {text.text.replace(' = ', ' is not ')}: raise AssertionError('a store left out')"
+                    test = text.text.replace(" = ", " != " if type(text.slot) is tuple else " is not ")
+                    text = f"if {test}: raise AssertionError('a store left out')"
                 else:
                     text = text.text
             elif isinstance(text, _Goto):
@@ -365,7 +368,7 @@ class RuleGen(StatementGen):
             needed.update(slots)
         needed &= set().union(*self.scope)      # a local declared later is written before it is read
         self.resume[resume] = self.resume.get(resume, set()) | needed
-        self.line(f"fr[1] = {resume}", span, ind)
+        self.line(_Store(("pc", resume), f"fr[1] = {resume}"), span, ind)     # left out where the frame holds it
         for k in sorted(needed):
             self.line(_Store(k, f"fr[{self.at[k]}] = v{k}"), span, ind)
         self.line("return True", span, ind)
