@@ -218,18 +218,25 @@ class StatementGen(LoopGen):
     def nat_Let(self, s, out, ind):
         first, names = self.x.compute_first([s.value], ind, s.span)
         out += first
-        out.append((ind, f"v{s.slot} = {self.value_lines(s.value, out, ind, s.span)}", s.span))
+        out.append((ind, f"v{s.slot} = {self.held(s.value, self.value_lines(s.value, out, ind, s.span))}", s.span))
         self.x.forget(names)
         self.bound(f"v{s.slot}", s.value, out, ind, s.span)
 
     def nat_Assign(self, s, out, ind):
         first, names = self.x.compute_first([s.place, s.value], ind, s.span)
         out += first
-        value = self.value_lines(s.value, out, ind, s.span) if s.op == "=" else self.x.src(s.value)
+        value = self.held(s.value, self.value_lines(s.value, out, ind, s.span)) if s.op == "=" else self.x.src(s.value)
         place = self.x.src(s.place)
         out.append((ind, f"{place} {s.op} {value}", s.span))
         self.x.forget(names)
         self.bound(place, s.value, out, ind, s.span)
+
+    @staticmethod
+    def held(e, source: str) -> str:
+        """`source` of a value a local or a variable will hold: a table's is a copy (its entries are
+        written in place, and a table is a value: `a = b`, then `b[k] = 1`, leaves `a` as it was; a
+        parameter cannot be a table)."""
+        return f"list({source})" if isinstance(e.type, T.TableT) else source
 
     @staticmethod
     def bound(place, value, out, ind, span):
