@@ -24,7 +24,7 @@ from rulecraft.engine.observe import render
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
 
-SWITCHES = ((StatementGen, "LOOPS"), (RuleGen, "START_FIRST"), (RuleGen, "BODIES"), (RuleGen, "ENTRIES"), (ExprGen, "TRUTH_TABLES"),
+SWITCHES = ((StatementGen, "LOOPS"), (RuleGen, "START_FIRST"), (RuleGen, "BODIES"), (RuleGen, "ENTRIES"), (StatementGen, "ROWS"), (ExprGen, "TRUTH_TABLES"),
             (ExprGen, "HOIST_TABLES"), (ExprGen, "HOIST_ROWS"), (ExprGen, "COUNTS_FIRST"))
 BUDGET = 20_000         # a rule that loops for ever fails soon
 

@@ -17,6 +17,7 @@ from ..check import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe
+from .inline import SLOT_FIELDS
 from .loops import LoopGen
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
@@ -225,17 +226,22 @@ class StatementGen(LoopGen):
     def nat_Assign(self, s, out, ind):
         first, names = self.x.compute_first([s.place, s.value], ind, s.span)
         out += first
-        value = self.held(s.value, self.value_lines(s.value, out, ind, s.span)) if s.op == "=" else self.x.src(s.value)
+        value = self.value_lines(s.value, out, ind, s.span) if s.op == "=" else self.x.src(s.value)
         place = self.x.src(s.place)
-        out.append((ind, f"{place} {s.op} {value}", s.span))
+        if isinstance(s.place.type, T.TableT):
+            # a table assigned whole is written into its row: a row stays the same list all game
+            # (so a loop may read it once before it: rows_before)
+            out.append((ind, f"{place}[:] = {value}", s.span))
+        else:
+            out.append((ind, f"{place} {s.op} {value}", s.span))
         self.x.forget(names)
         self.bound(place, s.value, out, ind, s.span)
 
     @staticmethod
     def held(e, source: str) -> str:
-        """`source` of a value a local or a variable will hold: a table's is a copy (its entries are
-        written in place, and a table is a value: `a = b`, then `b[k] = 1`, leaves `a` as it was; a
-        parameter cannot be a table)."""
+        """`source` of a value a local will hold: a table's is a copy (its entries are written in place,
+        and a table is a value: `let a = b`, then `b[k] = 1`, leaves `a` as it was; a table variable
+        assigned whole is written into, nat_Assign; a parameter cannot be a table)."""
         return f"list({source})" if isinstance(e.type, T.TableT) else source
 
     @staticmethod
@@ -362,10 +368,13 @@ class StatementGen(LoopGen):
         temp = self.ns.fresh("_l")
         out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
+        rows = self.rows_before(s.body, out, ind, s.span, {s.slot})
         out.append((ind, f"for v{s.slot} in {temp}:", s.span))
         self.nat_loop_body(s.body, out, ind + 1, s.span)
+        self.forget_rows(rows)
 
     def nat_While(self, s, out, ind):
+        rows = self.rows_before((s.cond, s.body), out, ind, s.span)
         before = []
         test = self.cond_loop(s.cond, before, ind + 1, s.span)
         if before:          # the condition computed by lines of its own, at each turn
@@ -377,13 +386,53 @@ class StatementGen(LoopGen):
         for line in TICK:
             out.append((ind + 1, line, s.span))
         self.nat_loop_body(s.body, out, ind + 1, s.span)
+        self.forget_rows(rows)
 
     def nat_Repeat(self, s, out, ind):
         temp = self.ns.fresh("_n")
         out.append((ind, f"{temp} = {self.x.src(s.count)}; m.ticks -= max(0, {temp})", s.span))   # spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
+        rows = self.rows_before(s.body, out, ind, s.span)
         out.append((ind, f"for _ in range({temp}):", s.span))
         self.nat_loop_body(s.body, out, ind + 1, s.span)
+        self.forget_rows(rows)
+
+    ROWS = True         # (tests compare with and without)
+
+    def rows_before(self, parts, out, ind, span, own=frozenset()) -> list:
+        """In a loop of Python statements, a table's row (`p.grown` in `p.grown[c] += 1`) whose owner
+        the loop does not change is read once before it. A row is the same list all game long — its
+        entries are written in place, a table assigned whole is written into it (nat_Assign), and a
+        state's copy has rows of its own — so the row read before the loop stays the row, whatever
+        the loop and the rules it calls do. `own`: the locals the loop itself binds (a `for`'s). Returns
+        the nodes named (to forget after the loop)."""
+        if not self.ROWS:
+            return []
+        # the locals the loop may change: assigned, or bound by a statement or a comprehension in it
+        bound = set(own) | assigned((parts,)) | {getattr(n, f) for n in ir.walk(parts) for f in SLOT_FIELDS.get(type(n), ())
+                                                 if type(n) is not ir.Local}
+        names, named = {}, []
+        for n in ir.walk(parts):
+            if type(n) is not ir.TableEntry or id(n.table) in self.x.named:
+                continue
+            t = n.table
+            if type(t) is ir.Var:
+                key = (t.slot, None)
+            elif type(t) is ir.OwnedVar and type(t.owner) is ir.Local and t.owner.slot not in bound \
+                    and safe(t, defs=self.prog.defs):
+                key = (t.slot, t.owner.slot)
+            else:
+                continue
+            if key not in names:
+                names[key] = self.ns.fresh("_r")
+                out.append((ind, f"{names[key]} = {self.x.src(t)}", span))
+            self.x.named[id(t)] = names[key]
+            named.append(t)
+        return named
+
+    def forget_rows(self, rows) -> None:
+        for t in rows:
+            del self.x.named[id(t)]
 
     def nat_loop_body(self, body, out, ind, span):
         """The body of a Python loop: a `break` in it is Python's."""
