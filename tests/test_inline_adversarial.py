@@ -1,0 +1,274 @@
+"""Adversarial small rules for rules written into their only caller (compile/inline.py) and the
+functions entered at a block (RuleGen.entry_function, body_function).
+
+Each rules text is compiled with every switch on (Compiler.INLINE, RuleGen.BODIES, RuleGen.ENTRIES
+and the loops' switches) and with every switch off, and its tree of decisions is walked both ways
+(tests/test_loops_adversarial.py's walker): options, labels, narration, variables, results and the
+full text of every failure (its `file:line:col` and chain of rules) must be the same. Each case also
+says which rules must be written in, so that a case cannot pass with nothing written in, and where
+a concrete failure or value is known it is checked too.
+"""
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.compile.compiler import Compiler
+from rulecraft.engine import machine, records
+from rulecraft.engine.observe import render
+from rulecraft.engine.scenarios import run_scenario
+from rulecraft.loader import load_file
+from rulecraft.runtime.errors import RulesRuntimeError
+
+import test_loops_adversarial as walker
+
+SWITCHES = walker.SWITCHES + ((Compiler, "INLINE"),)
+
+
+def compiled(path, monkeypatch, on: bool):
+    with monkeypatch.context() as patch:
+        for cls, name in SWITCHES:
+            patch.setattr(cls, name, on)
+        return load_file(path)
+
+
+def written_in(program) -> set:
+    """The rules whose code is their caller's."""
+    return {c.name for c in program.codes if c.entry.__qualname__.startswith("_written_in")}
+
+
+def choices(program) -> list:
+    return [(c.index, c.rule, str(c.span), c.may, c.offset, c.size) for c in program.choices]
+
+
+def both_ways(rules_file, monkeypatch, text: str, players: int = 2, seeds=(0, 1)):
+    """The paths with every switch on (checked equal to those with every switch off), and the two
+    programs."""
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = rules_file(text)
+    on, off = compiled(path, monkeypatch, True), compiled(path, monkeypatch, False)
+    assert not written_in(off)
+    assert choices(on) == choices(off)
+    assert on.action_count == off.action_count and sorted(on.anytimes) == sorted(off.anytimes)
+    first = None
+    for seed in seeds:
+        got, want = walker.paths(on, players, seed), walker.paths(off, players, seed)
+        for a, b in zip(got, want):
+            assert a == b
+        assert len(got) == len(want)
+        first = got if first is None else first
+    return first, on, off
+
+
+HEAD = walker.HEAD
+LINE = walker.LINE
+
+# name -> (rules after HEAD, the rules that must be written in, failures expected (each a part of one), players)
+CASES = {
+    # called in a loop of its caller: its lets and locals are fresh at each call
+    "in a for": ('''rule play:
+    for p in players:
+        pick(p, size(p.hand))
+    say "done {total}"
+rule pick(p: Player, had: Int):
+    let seen = had
+    p chooses c in heap where c.n <= 2 as "take {c}":
+        move c to p.hand
+        let now = size(p.hand)
+        total += now * 10 + seen
+    say "{p} {seen} {had}"
+''', {"pick"}, [], 2),
+    "in a while": ('''rule play:
+    while total < 40:
+        step(total)
+    say "end {total}"
+rule step(t: Int):
+    let before = t
+    player(1) may choose k in 1..2 where k > t / 30 as "k {k}" or "skip":
+        total += k * 10
+        let after = total
+        say "{before} -> {after}"
+    else:
+        total += 15
+        say "skipped at {before}"
+''', {"step"}, [], 2),
+    "in a repeat with break": ('''rule play:
+    repeat 3:
+        once()
+        if total > 2:
+            break
+    say "total {total}"
+rule once():
+    let k = total
+    player(2) chooses j in 0..2 as "j {j}":
+        total += j + k
+''', {"once"}, [], 2),
+    # three deep, each depth failing: the argument of a call, a label, an option's block, after a later wait
+    "three deep": ('''rule play:
+    player(1) chooses a in 0..3 as "a {a}":
+        outer(a)
+    say "end {total}"
+rule outer(a: Int):
+    middle(a, if a == 3 then top(nothing).n else a)
+rule middle(a: Int, b: Int):
+    player(2) chooses c in 0..2 as "c {c} {if a == 2 and c == 2 then top(nothing).n else c}":
+        inner(a, c)
+rule inner(a: Int, c: Int):
+    if a == 1 and c == 1:
+        move top(nothing) to box
+    player(1) chooses d in 0..1 as "d {d}":
+        total += d
+    player(2) chooses e in 0..1 as "e {e}":
+        if a == 0 and e == 1:
+            total = total + top(nothing).n
+''', {"outer", "middle", "inner"}, ["top of an empty zone (nothing)"], 2),
+    # a stop at each place it may stand: at the end of a branch of a top-level if, nested, with else-ifs
+    "stops": ('''rule play:
+    player(1) chooses a in 0..4 as "a {a}":
+        ends(a)
+        say "back {total}"
+        tail(a)
+rule ends(a: Int):
+    if a == 0:
+        say "zero"
+        stop
+    else if a == 1:
+        if total == 0:
+            say "nested"
+            stop
+        say "not reached"
+        stop
+    player(2) chooses b in 0..1 as "b {b}":
+        total += b + a
+    if a == 3:
+        stop
+    player(2) chooses c in 0..1 as "c {c}":
+        total += c
+rule tail(a: Int):
+    player(1) chooses b in 0..1 as "tail {b}":
+        total += b
+    if a == 0:
+        stop
+    else if a == 1:
+        total += 1
+    say "tail {a} {total}"
+''', {"ends", "tail"}, [], 2),
+    # the rest after a `stop` written in two branches would write its choice twice (compiling it
+    # failed with a KeyError in RuleGen.resumable): the rule stays apart
+    "stop rest twice": ('''rule play:
+    player(1) chooses a in 0..3 as "a {a}":
+        ends(a)
+        say "back {total}"
+rule ends(a: Int):
+    if a == 0:
+        say "zero"
+        stop
+    else if a == 1:
+        total += 1
+    player(2) chooses b in 0..1 as "b {b}":
+        total += b + a
+''', set(), [], 2),
+    # a stop inside a loop or an option's block: the rule stays apart, and still ends only itself
+    "stop apart": ('''rule play:
+    player(1) chooses a in 0..2 as "a {a}":
+        kept(a)
+        say "back {total}"
+        inner(a)
+rule kept(a: Int):
+    for i in 0..2:
+        if i == a:
+            stop
+        total += 1
+    player(2) chooses b in 0..1 as "b {b}":
+        if b == 1:
+            stop
+        total += 10
+rule inner(a: Int):
+    player(2) chooses b in 0..1 as "again {b}":
+        total += b
+''', {"inner"}, [], 2),
+    # a generic rule instantiated twice: each instance has one caller
+    "generic": ('''zone pot of Token
+rule play:
+    move tokens to pot
+    give(heap, player(1))
+    give(pot, player(2))
+    say "end {total}"
+rule give[C](z: Zone[C], p: Player):
+    p chooses c in z as "give {c}":
+        total += 1
+        say "gave {c}"
+''', {"give[Chip]", "give[Token]"}, [], 2),
+    # recursion: a rule calling itself, two rules calling each other; a single-caller rule below them
+    "recursion": ('''rule play:
+    down(2)
+    ping(1)
+rule down(k: Int):
+    player(1) chooses j in 0..1 as "down {k} {j}":
+        if k > 0:
+            down(k - 1)
+rule ping(k: Int):
+    player(2) chooses j in 0..1 as "ping {k} {j}":
+        if k > 0 and j == 1:
+            pong(k - 1)
+        leaf(k)
+rule pong(k: Int):
+    player(1) chooses j in 0..1 as "pong {k} {j}":
+        ping(k)
+rule leaf(k: Int):
+    player(1) chooses j in 0..1 as "leaf {k} {j}":
+        total += j
+''', {"leaf"}, [], 2),
+    # `may choose` with a pass and an else, written in; `pass` in a block
+    "may choose": ('''rule play:
+    for p in players:
+        offer(p)
+    say "end {total}"
+rule offer(p: Player):
+    p may choose c in heap where c.n == 1 as "take {c}" or "no thanks":
+        move c to p.hand
+        pass
+    else:
+        total += 5
+        p may choose k in [true] as "sure" or "really not":
+            total += 1
+    say "{p} {total}"
+''', {"offer"}, [], 2),
+    # an `anytime` offered at a choice written into its caller: taking it returns to the same ask
+    "anytime": ('''anytime bonus(p: Player) where total < 2 as "bonus":
+    total += 1
+rule play:
+    for k in 1..2:
+        ask(k)
+    say "end {total}"
+rule ask(k: Int):
+    player(k) chooses c in heap where c.n == k as "pick {c}":
+        move c to player(k).hand
+        say "{c} {total}"
+''', {"ask"}, [], 2),
+    # a `when` handler that waits, and a rule with one caller that a handler calls
+    "handler": ('''event poked(p: Player)
+when poked(p: Player):
+    p chooses k in 0..1 as "poked {k}":
+        total += k
+        answer(p)
+rule answer(p: Player):
+    p chooses k in 0..1 as "answer {k}":
+        total += 10 * k
+rule play:
+    signal poked(player(1))
+    signal poked(player(2))
+    say "end {total}"
+''', {"answer"}, [], 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_rule_written_in_plays_as_apart(case, rules_file, monkeypatch):
+    text, written, expected, players = CASES[case]
+    found, on, _off = both_ways(rules_file, monkeypatch, HEAD + text, players)
+    assert written_in(on) == written
+    fails = walker.failures(found)
+    for want in expected:
+        assert any(want in f for f in fails), fails
+    if not expected:
+        assert not fails, fails
