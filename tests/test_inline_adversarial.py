@@ -59,6 +59,22 @@ def both_ways(rules_file, monkeypatch, text: str, players: int = 2, seeds=(0, 1)
     return first, on, off
 
 
+def failed(found) -> list:
+    """Every failure met along the paths, each once: of a decision, and of the options' labels."""
+    out = []
+
+    def look(part):
+        if isinstance(part, (tuple, list)):
+            if part[:1] == ("fails",) and len(part) == 2 and isinstance(part[1], str):
+                if part[1] not in out:
+                    out.append(part[1])
+            else:
+                for x in part:
+                    look(x)
+    look(found)
+    return out
+
+
 HEAD = walker.HEAD
 LINE = walker.LINE
 
@@ -120,7 +136,12 @@ rule inner(a: Int, c: Int):
     player(2) chooses e in 0..1 as "e {e}":
         if a == 0 and e == 1:
             total = total + top(nothing).n
-''', {"outer", "middle", "inner"}, ["top of an empty zone (nothing)"], 2),
+''', {"outer", "middle", "inner"}, [
+        f":{LINE + 5}:5: runtime error: top of an empty zone (nothing)\n  in rule 'outer' at ",
+        f":{LINE + 7}:5: runtime error: the label of an option: top of an empty zone (nothing)\n  in rule 'middle' at ",
+        f":{LINE + 11}:9: runtime error: top of an empty zone (nothing)\n  in rule 'inner' at ",
+        f":{LINE + 8}:9\n  in rule 'outer' at ",
+        f":{LINE + 16}:13: runtime error: top of an empty zone (nothing)\n  in rule 'inner' at "], 2),
     # a stop at each place it may stand: at the end of a branch of a top-level if, nested, with else-ifs
     "stops": ('''rule play:
     player(1) chooses a in 0..4 as "a {a}":
@@ -267,8 +288,146 @@ def test_a_rule_written_in_plays_as_apart(case, rules_file, monkeypatch):
     text, written, expected, players = CASES[case]
     found, on, _off = both_ways(rules_file, monkeypatch, HEAD + text, players)
     assert written_in(on) == written
-    fails = walker.failures(found)
+    fails = failed(found)
     for want in expected:
         assert any(want in f for f in fails), fails
     if not expected:
         assert not fails, fails
+
+
+# ------------------------------------------------------------------ scenarios
+SCENARIOS = HEAD + '''rule play:
+    for k in 1..2:
+        pick(k)
+    say "end {total}"
+rule pick(k: Int):
+    let before = total
+    player(k) may choose c in heap where c.n == k as "pick {c}" or "none":
+        move c to player(k).hand
+        total += c.n + before
+    else:
+        total += 100
+    say "picked {total}"
+rule lay(k: Int):
+    player(1) chooses c in heap where c.n == k as "lay {c}":
+        move c to box
+        laid(c.n)
+rule laid(n: Int):
+    player(2) chooses j in 0..1 as "laid {j}":
+        total += n * 10 + j
+scenario checked "take with checks on a choice written into play":
+    take "pick Red 1":
+        expect total == 1
+        expect size(player(1).hand) == 1
+    take "none":
+        expect total == 101
+    expect over
+scenario wrong "a check that does not hold, inside the written-in choice":
+    take "pick Blue 1":
+        expect total == 7
+scenario arranged "a rule called from an arrange block only, and one it calls once":
+    arrange:
+        move chips to heap
+        lay(2)
+    take "lay Green 2"
+    take "laid 1":
+        expect total == 21
+    take "pick Red 1"
+    expect total == 43
+'''
+
+
+def test_scenarios_on_rules_written_in(rules_file, monkeypatch):
+    """`take "…":` checks (the watched twin) on a choice written into `play`; a rule called from a
+    scenario's `arrange:` block only stays apart, and the one it calls once is written into it."""
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = rules_file(SCENARIOS)
+    on, off = compiled(path, monkeypatch, True), compiled(path, monkeypatch, False)
+    assert written_in(on) == {"pick", "laid"} and not written_in(off)
+    assert choices(on) == choices(off)
+    results = []
+    for a, b in zip(on.scenarios, off.scenarios):
+        ra, rb = run_scenario(on, a), run_scenario(off, b)
+        assert (ra.name, ra.ok, ra.message) == (rb.name, rb.ok, rb.message)
+        results.append((ra.name, ra.ok))
+    assert results == [("checked", True), ("wrong", False), ("arranged", True)], [run_scenario(on, s) for s in on.scenarios]
+    watched_on, watched_off = on.watched(), off.watched()
+    assert choices(watched_on) == choices(watched_off) == choices(on)
+
+
+# ------------------------------------------------------------------ copied and saved mid-way
+def _reloaded(m):
+    text = records.dump(records.state_to_data(m))
+    back = records.state_from_data(m.program, records._yaml().load(text), m.n, m.names)
+    assert back.same_as(m)
+    return back
+
+
+def replayed(program, how, players: int = 2, seed: int = 0, nodes: int = 200) -> list:
+    """Every course of decisions, each position reached through `how` (a copy, or a save and load)
+    of the position before it: what is seen after each decision, or how it failed."""
+    sink = []
+    m = machine.new_game(program, players, None, seed, sink=sink)
+    out, todo, seen = [], [(m, [walker._seen(m, sink)])], 0
+    while todo and seen < nodes:
+        m, path = todo.pop()
+        seen += 1
+        if m.result is not None:
+            out.append(path)
+            continue
+        for i in machine.legal_ids(m):
+            after = how(m)
+            after.sink = sink = []
+            try:
+                machine.decide(after, i, walker.BUDGET)
+            except RulesRuntimeError as e:
+                out.append(path + [(i, walker._failure(e), [render(line[2], None) for line in sink])])
+            else:
+                todo.append((after, path + [(i, walker._seen(after, sink))]))
+    return out + [path for _m, path in todo]
+
+
+@pytest.mark.parametrize("case", ["in a for", "in a while", "three deep", "may choose", "anytime", "handler", "stops"])
+def test_a_rule_written_in_is_saved_and_copied_mid_way(case, rules_file, monkeypatch):
+    """A state copied, or saved and loaded, while it waits inside a rule written into its caller
+    (its locals in the caller's frame) plays on as the state it came from, both ways compiled."""
+    text, written, _expected, players = CASES[case]
+    found, on, off = both_ways(rules_file, monkeypatch, HEAD + text, players, seeds=(0,))
+    assert written_in(on) == written
+    for program in (on, off):
+        copied = replayed(program, lambda m: m.copy(), players)
+        assert replayed(program, _reloaded, players) == copied
+    assert replayed(on, _reloaded, players) == replayed(off, _reloaded, players)
+
+
+@pytest.mark.parametrize("saved_on", [False, True])
+def test_a_save_made_apart_is_played_on_written_in(saved_on, rules_file, monkeypatch):
+    """A match saved while it waits inside a rule written into its caller is replayed by its
+    decisions (option ids): compiled the other way, it is loaded and plays on the same."""
+    import rulecraft
+
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    path = rules_file(HEAD + CASES["three deep"][0].replace("top(nothing).n", "0"))
+
+    def match_of(on, yaml=None):
+        with monkeypatch.context() as patch:
+            for cls, name in SWITCHES:
+                patch.setattr(cls, name, on)
+            if yaml is not None:
+                return rulecraft.match_from_yaml(yaml)
+            return rulecraft.load(str(path)).new(seed=3)
+
+    def steps(match, labels):
+        out = []
+        for label in labels:
+            out.append([(a.id, a.label) for a in match.legal()])
+            match.apply(label)
+        return out + [match.scores, match.told(1), match.told(2)]
+
+    match = match_of(saved_on)
+    assert written_in(match.session.program) == ({"outer", "middle", "inner"} if saved_on else set())
+    steps(match, ["a 0", "c 1 1", "d 1"])          # waiting at `e`, inside `inner`, inside `middle` ...
+    loaded = match_of(not saved_on, match.to_yaml())
+    rest = ["e 0"]
+    assert steps(loaded, rest) == steps(match, rest)
+    assert loaded.session.state.same_as(match.session.state, frames=False)
