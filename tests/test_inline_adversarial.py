@@ -78,6 +78,8 @@ def failed(found) -> list:
 HEAD = walker.HEAD
 LINE = walker.LINE
 
+LONG = "".join(f'        total += {i % 3}\n        say "line {i} {{total}}"\n' for i in range(90))
+
 # name -> (rules after HEAD, the rules that must be written in, failures expected (each a part of one), players)
 CASES = {
     # called in a loop of its caller: its lets and locals are fresh at each call
@@ -280,6 +282,63 @@ rule play:
     signal poked(player(2))
     say "end {total}"
 ''', {"answer"}, [], 2),
+    # loops in loops: the callee's own loops (their list and index slots moved) in the caller's, a
+    # break in an option's block, a stop in a branch, called in a while that runs it again
+    "loops in loops": ('''rule play:
+    for p in players:
+        while size(p.hand) < 2 and total < 30:
+            gather(p, size(p.hand))
+    say "end {total}"
+rule gather(p: Player, had: Int):
+    if had == 1 and total > 20:
+        total += 100
+        stop
+    for k in 1..2:
+        let seen = [c.n for c in p.hand]
+        p may choose c in heap where c.n == k as "{k}: {c}" or "none {k}":
+            move c to p.hand
+            total += c.n * 10
+            say "{seen}"
+            break
+        else:
+            total += 1
+    say "{p} gathered {total}"
+''', {"gather"}, [], 2),
+    # a signal in a rule written in whose handler does not wait; a handler with a where
+    "signal apart": ('''event rang(n: Int)
+when rang(n: Int) where n > 0:
+    total += n
+rule play:
+    for k in 0..1:
+        bell(k)
+rule bell(k: Int):
+    player(1) chooses j in 0..1 as "bell {k} {j}":
+        signal rang(j + k)
+    say "rang {total}"
+''', {"bell"}, [], 2),
+    # an `anytime` whose body waits, with a rule it calls once written into it
+    "anytime waits": ('''anytime swap(p: Player) where total == 0 as "swap":
+    total += 1
+    swapped(p)
+rule swapped(p: Player):
+    p chooses c in heap where c.n == 3 as "swap for {c}":
+        move c to p.hand
+rule play:
+    for k in 1..2:
+        ask(k)
+rule ask(k: Int):
+    player(k) chooses c in heap where c.n == k as "pick {c}":
+        move c to player(k).hand
+''', {"ask", "swapped"}, [], 2),
+    # a long rest after a choice in a loop: the option's function enters the rule's own function
+    # instead of a loop of its own (RuleGen.BODY_LOOP_LINES)
+    "long": ('''rule play:
+    while total < 8:
+        turn(total)
+rule turn(t: Int):
+    player(1) chooses k in 1..2 as "k {k} at {t}":
+        total += k
+''' + LONG, {"turn"}, [], 2),
 }
 
 
