@@ -78,6 +78,11 @@ def failed(found) -> list:
 HEAD = walker.HEAD
 LINE = walker.LINE
 
+def source(text: str) -> str:
+    """HEAD and the case's rules (their own `rule setup:` instead of HEAD's, if they have one)."""
+    return (HEAD.replace("rule setup:\n    move chips to heap\n", "") if "rule setup:" in text else HEAD) + text
+
+
 LONG = "".join(f'        total += {i % 3}\n        say "line {i} {{total}}"\n' for i in range(90))
 
 # name -> (rules after HEAD, the rules that must be written in, failures expected (each a part of one), players)
@@ -219,8 +224,10 @@ rule play:
 rule give[C](z: Zone[C], p: Player):
     p chooses c in z as "give {c}":
         total += 1
+        if total == 2:
+            total += top(nothing).n
         say "gave {c}"
-''', {"give[Chip]", "give[Token]"}, [], 2),
+''', {"give[Chip]", "give[Token]"}, ["in rule 'give[Token]' at "], 2),
     # recursion: a rule calling itself, two rules calling each other; a single-caller rule below them
     "recursion": ('''rule play:
     down(2)
@@ -339,13 +346,29 @@ rule turn(t: Int):
     player(1) chooses k in 1..2 as "k {k} at {t}":
         total += k
 ''' + LONG, {"turn"}, [], 2),
+    # failing in the `where` of a choice written in, and in its chooser; a rule `setup` calls once
+    "fail where": ('''rule setup:
+    move chips to heap
+    prepare()
+rule prepare():
+    player(2) chooses c in heap where c.n == 3 as "prepare {c}":
+        move c to box
+rule play:
+    player(1) chooses a in 0..2 as "a {a}":
+        pickw(a)
+rule pickw(a: Int):
+    player(if a == 2 then top(nothing).n else 2) chooses d in 0..1 where a != 1 or top(nothing).n > d as "d {d}":
+        total += d
+''', {"prepare", "pickw"}, [
+        # (the chooser's failure, for a 2, and the where's, for a 1, are both told at the choice)
+        f":{LINE + 8}:5: runtime error: top of an empty zone (nothing)\n  in rule 'pickw' at "], 2),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_rule_written_in_plays_as_apart(case, rules_file, monkeypatch):
     text, written, expected, players = CASES[case]
-    found, on, _off = both_ways(rules_file, monkeypatch, HEAD + text, players)
+    found, on, _off = both_ways(rules_file, monkeypatch, source(text), players)
     assert written_in(on) == written
     fails = failed(found)
     for want in expected:
@@ -451,7 +474,7 @@ def test_a_rule_written_in_is_saved_and_copied_mid_way(case, rules_file, monkeyp
     """A state copied, or saved and loaded, while it waits inside a rule written into its caller
     (its locals in the caller's frame) plays on as the state it came from, both ways compiled."""
     text, written, _expected, players = CASES[case]
-    found, on, off = both_ways(rules_file, monkeypatch, HEAD + text, players, seeds=(0,))
+    found, on, off = both_ways(rules_file, monkeypatch, source(text), players, seeds=(0,))
     assert written_in(on) == written
     for program in (on, off):
         copied = replayed(program, lambda m: m.copy(), players)
@@ -466,7 +489,7 @@ def test_a_save_made_apart_is_played_on_written_in(saved_on, rules_file, monkeyp
     import rulecraft
 
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
-    path = rules_file(HEAD + CASES["three deep"][0].replace("top(nothing).n", "0"))
+    path = rules_file(source(CASES["three deep"][0]).replace("top(nothing).n", "0"))
 
     def match_of(on, yaml=None):
         with monkeypatch.context() as patch:
