@@ -362,6 +362,34 @@ rule pickw(a: Int):
 ''', {"prepare", "pickw"}, [
         # (the chooser's failure, for a 2, and the where's, for a 1, are both told at the choice)
         f":{LINE + 8}:5: runtime error: top of an empty zone (nothing)\n  in rule 'pickw' at "], 2),
+    # an option's block (a function entered with the chosen value) that waits again and then reads
+    # the value, in a loop; an anytime taken at the inner choice; calls kept apart (two sites) and a
+    # handler that waits, in loops, their resume points reading the loop's locals
+    "values kept": ('''event knock(k: Int)
+when knock(k: Int):
+    player(2) chooses j in 0..1 as "knock {k} {j}":
+        total += j
+anytime hint(p: Player) where total == 1 as "hint":
+    total += 100
+rule play:
+    for p in players:
+        let base = total
+        twice(p)
+        twice(p)
+        signal knock(base)
+        say "{p} {base} {total}"
+        round(p, base)
+rule twice(p: Player):
+    p may choose k in 0..1 where k >= total / 200 as "twice {k}" or "no":
+        total += k
+rule round(p: Player, base: Int):
+    repeat 2:
+        p chooses a in 1..2 as "a {a}":
+            let x = a * 10
+            p chooses b in 0..2 where b <= a as "b {b} of {a}":
+                total += x + b + base
+            say "{a} {x}"
+''', {"round"}, [], 2),
 }
 
 
@@ -513,3 +541,33 @@ def test_a_save_made_apart_is_played_on_written_in(saved_on, rules_file, monkeyp
     rest = ["e 0"]
     assert steps(loaded, rest) == steps(match, rest)
     assert loaded.session.state.same_as(match.session.state, frames=False)
+
+
+# ------------------------------------------------------------------ a variant's `original(...)`
+def test_an_original_rule_written_into_its_override(rules_file, monkeypatch):
+    """`override rule pick` calls `original(k)` once: the original (its key `pick@original1`) is
+    written into the override, and its choice is still told as rule `pick`'s (it was told as
+    `pick@original1`'s: ChoiceInfo.rule took the key of the rule written in, not its name)."""
+    rules_file(HEAD + '''rule play:
+    for k in 1..2:
+        pick(k)
+    say "end {total}"
+rule pick(k: Int):
+    player(k) chooses c in heap where c.n == k as "pick {c}":
+        move c to player(k).hand
+        total += c.n
+        if total == 3:
+            total += top(nothing).n
+''', "base.rules")
+    text = '''extends "base.rules"
+game "Corners, announced"
+override rule pick(k: Int):
+    say "picking {k}"
+    original(k)
+    player(k) chooses j in 0..1 as "again {j}":
+        total += j
+'''
+    found, on, off = both_ways(rules_file, monkeypatch, text)
+    assert written_in(on) == {"pick", "pick@original1"}
+    assert {c.rule for c in on.choices} == {"pick"}
+    assert any("in rule 'pick' at " in f and "base.rules:" in f for f in failed(found)), failed(found)
