@@ -452,17 +452,21 @@ def test_scenarios_on_rules_written_in(rules_file, monkeypatch):
     scenario's `arrange:` block only stays apart, and the one it calls once is written into it."""
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     path = rules_file(SCENARIOS)
-    on, off = compiled(path, monkeypatch, True), compiled(path, monkeypatch, False)
-    assert written_in(on) == {"pick", "laid"} and not written_in(off)
-    assert choices(on) == choices(off)
-    results = []
-    for a, b in zip(on.scenarios, off.scenarios):
-        ra, rb = run_scenario(on, a), run_scenario(off, b)
-        assert (ra.name, ra.ok, ra.message) == (rb.name, rb.ok, rb.message)
-        results.append((ra.name, ra.ok))
-    assert results == [("checked", True), ("wrong", False), ("arranged", True)], [run_scenario(on, s) for s in on.scenarios]
-    watched_on, watched_off = on.watched(), off.watched()
-    assert choices(watched_on) == choices(watched_off) == choices(on)
+    got = {}
+    for on in (True, False):
+        # the scenarios and the watched twin are compiled when first read: under the same switches
+        with monkeypatch.context() as patch:
+            for cls, name in SWITCHES:
+                patch.setattr(cls, name, on)
+            program = load_file(path)
+            got[on] = (written_in(program), written_in(program.watched()), choices(program),
+                       choices(program.watched()),
+                       [(r.name, r.ok, r.message) for r in (run_scenario(program, sc) for sc in program.scenarios)])
+    assert got[True][:2] == ({"pick", "laid"},) * 2 and got[False][:2] == (set(), set())
+    assert got[True][2:] == got[False][2:]
+    assert got[True][2] == got[True][3]
+    assert [(name, ok) for name, ok, _message in got[True][4]] == [("checked", True), ("wrong", False), ("arranged", True)]
+    assert "expectation not met" in got[True][4][1][2]
 
 
 # ------------------------------------------------------------------ copied and saved mid-way
