@@ -501,7 +501,8 @@ def replayed(program, how, players: int = 2, seed: int = 0, nodes: int = 200) ->
     return out + [path for _m, path in todo]
 
 
-@pytest.mark.parametrize("case", ["in a for", "in a while", "three deep", "may choose", "anytime", "handler", "stops"])
+@pytest.mark.parametrize("case", ["in a for", "in a while", "three deep", "may choose", "anytime", "handler", "stops",
+                                  "values kept", "loops in loops", "recursion", "anytime waits", "fail where"])
 def test_a_rule_written_in_is_saved_and_copied_mid_way(case, rules_file, monkeypatch):
     """A state copied, or saved and loaded, while it waits inside a rule written into its caller
     (its locals in the caller's frame) plays on as the state it came from, both ways compiled."""
