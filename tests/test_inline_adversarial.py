@@ -390,6 +390,27 @@ rule round(p: Player, base: Int):
                 total += x + b + base
             say "{a} {x}"
 ''', {"round"}, [], 2),
+    # a callee apart (two sites) whose body is one `if` its caller tests before starting it
+    # (StatementGen.entry_test), in a loop; an anytime at a choice in a branch a stop's rest was
+    # written into; a choice of a pair
+    "entry tested": ('''anytime nudge(p: Player) where total % 2 == 1 as "nudge":
+    total += 1
+rule play:
+    for k in 0..2:
+        maybe(k)
+        maybe(k - 1)
+        late(k)
+rule maybe(k: Int):
+    if k > 0:
+        player(1) chooses j in 0..1 as "maybe {k} {j}":
+            total += j
+rule late(k: Int):
+    if k == 1:
+        say "late {k}"
+        stop
+    player(2) chooses j in 0..1 where j >= k / 3 as "late {k} {j}":
+        total += j + k
+''', {"late"}, [], 2),
 }
 
 
