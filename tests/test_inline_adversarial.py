@@ -411,6 +411,31 @@ rule late(k: Int):
     player(2) chooses j in 0..1 where j >= k / 3 as "late {k} {j}":
         total += j + k
 ''', {"late"}, [], 2),
+    # a stop in an `if` inside a branch, not at its end: the rest (no choice in it) is written in
+    # two branches, and fails in each; a rule whose such rest holds a choice stays apart
+    "nested stop": ('''rule play:
+    player(1) chooses a in 0..2 as "a {a}":
+        player(2) chooses b in 0..1 as "b {b}":
+            copied(a, b)
+            apart(a, b)
+rule copied(a: Int, b: Int):
+    player(1) chooses c in 0..1 as "c {c}":
+        total += c
+    if a == 1:
+        if b == 1:
+            stop
+        total += 10
+    total += 100
+    if total % 10 == 1 and b == 0:
+        total += top(nothing).n
+rule apart(a: Int, b: Int):
+    if a == 2:
+        if b == 0:
+            stop
+        total += 10
+    player(1) chooses c in 0..1 as "apart {c}":
+        total += c
+''', {"copied"}, [f":{LINE + 14}:9: runtime error: top of an empty zone (nothing)\n  in rule 'copied' at "], 2),
 }
 
 
