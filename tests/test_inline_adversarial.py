@@ -436,6 +436,42 @@ rule apart(a: Int, b: Int):
     player(1) chooses c in 0..1 as "apart {c}":
         total += c
 ''', {"copied"}, [f":{LINE + 14}:9: runtime error: top of an empty zone (nothing)\n  in rule 'copied' at "], 2),
+    # rules apart (two sites) whose first block is a loop's head that asks: started by the function
+    # entered at their start (S…), which goes round its own dispatch loop back to that head
+    "loop at start": ('''rule play:
+    spin(1)
+    spin(2)
+    turns(2)
+    turns(0)
+    say "end {total}"
+rule spin(k: Int):
+    while total < k * 3:
+        player(1) chooses j in 1..2 as "spin {k} {j}":
+            total += j
+rule turns(k: Int):
+    repeat k:
+        player(2) may choose j in 1..2 as "turn {k} {j}" or "rest":
+            total += j
+        else:
+            total += 10
+''', set(), [], 2),
+    # calls written into a pass's `else:` and into an option's block of the same choice, in a while
+    "in an else": ('''rule play:
+    while total < 20:
+        player(1) may choose k in 1..2 as "go {k}" or "wait":
+            chosen(k)
+        else:
+            waited(total)
+    say "end {total}"
+rule chosen(k: Int):
+    player(2) chooses j in 0..1 as "chosen {k} {j}":
+        total += k * 5 + j
+rule waited(t: Int):
+    if t > 10:
+        total += top(nothing).n
+    player(2) chooses j in 0..1 as "waited {t} {j}":
+        total += 7 + j
+''', {"chosen", "waited"}, [f":{LINE + 12}:9: runtime error: top of an empty zone (nothing)\n  in rule 'waited' at "], 2),
 }
 
 
