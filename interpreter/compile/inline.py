@@ -13,7 +13,9 @@ numbered after the caller's own, and its blocks are the caller's blocks. Nothing
   rules it was written into (`Inlined.chain`), and the line map of the generated code gives
   those (compile.rules, engine.machine._runtime_error);
 - a `stop` at the end of a branch of an `if` at the callee's top level becomes the rest of the
-  callee written in the other branches; a callee with any other `stop` is not written in.
+  callee written in the other branches; a callee with any other `stop` is not written in, nor one
+  whose rest holds a choice and would be written in more than one branch (a choice is written
+  once: its index names one ask and one option block).
 
 Rules started by the engine (`play`, `setup`, handlers, `anytime` bodies, scenarios' blocks) and
 rules that call themselves are never written into another.
@@ -94,10 +96,13 @@ def inline(prog, waits: dict, enabled: bool = True) -> Inlined:
         inner, inner_size = written(call.rule)
         if waits_on(inner):
             return None       # written in, a rule that waits on others makes its caller's blocks many more: apart
+        moved = _without_stops(inner)
+        if _choices(moved) != _choices(inner):
+            return None       # the rest after a `stop` would be written in two branches, and a choice twice: apart
         base = size[0]
         size[0] += inner_size
         spans: dict = {}
-        body = tuple(_shifted(s, base, out, spans) for s in _without_stops(inner))
+        body = tuple(_shifted(s, base, out, spans) for s in moved)
         for old, new in spans.values():       # each span of the callee: inside it, written in at the call
             out.chain[id(new)] = ((callee.label, call.rule, call.span),) + out.chain.get(id(old), ())
             out.keep.append(new)
@@ -167,6 +172,10 @@ def _without_stops(body) -> tuple:
             otherwise = ended(s.otherwise)
             return body[:i] + (records.evolve(s, branches=branches, otherwise=otherwise or None),)
     return body
+
+
+def _choices(body) -> int:
+    return sum(isinstance(n, ir.Choose) for n in ir.walk(body))
 
 
 def _stops_in(s) -> bool:

@@ -540,7 +540,8 @@ class RuleGen(StatementGen):
         shown_label = self.shown(s, load, elem, fmt)
         index, offset = self.numbers[id(self.origin.get(id(s), s))]
         written_in = self.inline_chain.get(id(s.span))
-        rule_name = written_in[-1][1] if written_in else self.rule.key.split("@")[0]
+        # the rule it stands in, by name (an `original(...)`'s key is `pick@original1`: its name is `pick`)
+        rule_name = (written_in[-1][1] if written_in else self.rule.key).split("@")[0]
         info = ChoiceInfo(index, rule_name, s.span, s.may, offset, size, position,
                           value_at, self.at[s.slot], label, pass_label, shown_label, s.secret)
         self.action_count += size + (1 if s.may else 0)
