@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..runtime.errors import StepBudgetSpent
 from ..runtime.helpers import HELPERS
 from .codecache import CodeCache
-from .written import Atom
+from .written import Atom, Constant
 
 SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "set": set, "max": max, "min": min,
                  "range": range, "reversed": reversed, "int": int, "str": str, "list": list, "True": True, "False": False}
@@ -46,7 +46,7 @@ class Namespace:
             self.const_names[key] = name
             self.env[name] = value
             self.keep.append(value)
-        return Atom(name)       # (the namespace's own keys stay plain str: its look-ups stay quick)
+        return Constant(name, value)     # (the namespace's own keys stay plain str: its look-ups stay quick)
 
     def bind(self, name: str, value) -> None:
         self.env[name] = value

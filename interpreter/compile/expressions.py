@@ -23,7 +23,7 @@ from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
 from .shown_text import ShownText
 from .tabulate import CANDIDATES, Tabulator
-from .written import Argument, Atom, Cheap, Lookup, Written, own_operations
+from .written import Argument, Atom, Cheap, Constant, Lookup, Number, Written, is_name, number_of, own_operations
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -393,7 +393,7 @@ class ExprGen:
     def ex_Const(self, e):
         if e.type is T.BOOL:
             return Atom("True" if e.value else "False")
-        return Atom(repr(int(e.value)))
+        return Number(int(e.value))
 
     def ex_Local(self, e):
         if self.subst is not None and e.slot in self.subst:
@@ -416,8 +416,9 @@ class ExprGen:
                 if slot is not None:
                     return f"{table}[{self.tabled(slot, e.key, lambda: f'{self.const(positions)}[{self.src(e.key)}]')}]"
             key = self.src(e.key)
-            if key.strip("()").isdigit() and positions[int(key.strip("()"))] is not None:   # a card named in the rules: its slot now
-                return f"{table}[{positions[int(key.strip('()'))]}]"
+            card = number_of(key)
+            if card is not None and 0 <= card < len(positions) and positions[card] is not None:   # a card named in the rules: its slot now
+                return f"{table}[{positions[card]}]"
             return f"{table}[{self.const(positions)}[{key}]]"
         key = self.src(e.key)
         if e.key_kind == "range":
@@ -435,8 +436,9 @@ class ExprGen:
         if table is None:
             return "rt_needs_game()"
         card = self.src(e.card)
-        if card.strip("()").isdigit() and 0 <= int(card.strip("()")) < len(table):     # a card named in the rules
-            value = table[int(card.strip("()"))]
+        known = number_of(card)
+        if known is not None and 0 <= known < len(table):     # a card named in the rules
+            value = table[known]
             if value is not None:
                 return Atom(repr(value)) if type(value) in (int, bool) else self.const(value)
         return f"{self.const(table)}[{card}]"
@@ -503,7 +505,7 @@ class ExprGen:
             self.diags.append(Diagnostic(e.span, f"there is no {e.card_type} named '{e.wanted}'",
                                          did_you_mean(e.wanted, names)))
             return Atom("None")
-        return Atom(str(ids[0]))
+        return Number(ids[0])
 
     def ex_MakeCard(self, e):
         args = ", ".join(self.src(a) for a in e.args)
@@ -619,6 +621,8 @@ class ExprGen:
             self.inlining.add(e.name)
             try:
                 body = self.substituted(d.body, e.args)
+                if isinstance(body, Number):
+                    return Number(body.value, f"({body})")
                 return Cheap(f"({body})") if isinstance(body, Cheap) else f"({body})"
             finally:
                 self.inlining.discard(e.name)
@@ -666,7 +670,8 @@ class ExprGen:
         when its source is Cheap or is_simple says it is; what it does is written where it is used."""
         with self.apart() as written:
             source = self.src(a)
-        return Argument(f"({source})" if brackets else source, isinstance(source, Cheap) or self.cheap(a), written)
+        return Argument(f"({source})" if brackets else source, isinstance(source, Cheap) or self.cheap(a), written,
+                        number_of(source), is_name(source))
 
     def const_value(self, d) -> str:
         """A `const`: its body run once, now, against a stand-in that refuses the game; then a constant."""
@@ -774,7 +779,7 @@ class ExprGen:
     def ex_Index(self, e):
         if isinstance(e.index, ir.Const):
             xs = self.seq(e.seq)
-            known = self.ns.env.get(xs) if xs.startswith("K") and xs.isidentifier() else None
+            known = xs.value if isinstance(xs, Constant) else None
             if type(known) is tuple and -len(known) <= e.index.value < len(known):    # `teams[1]`: a value now
                 value = known[e.index.value]
                 return Atom(repr(value)) if value is None or type(value) in (int, bool) else self.const(value)
@@ -782,8 +787,8 @@ class ExprGen:
             xs = self.seq(e.seq)
             return f"({xs} or rt_index({xs}, {e.index.value}))[{e.index.value}]"
         xs, i = self.seq(e.seq), self.src(e.index)
-        if xs.isidentifier() and self.cheap(e.index):     # in range (the common case) inline, else the error
-            known = self.ns.env.get(xs) if xs.startswith("K") else None     # a list known at load: its length too
+        if isinstance(xs, Atom) and self.cheap(e.index):     # a name: in range (the common case) inline, else the error
+            known = xs.value if isinstance(xs, Constant) else None     # a list known at load: its length too
             size = len(known) if type(known) is tuple else f"len({xs})"
             return f"({xs}[{i}] if 0 <= {i} < {size} else rt_index({xs}, {i}))"
         return f"rt_index({xs}, {i})"
@@ -815,7 +820,7 @@ class ExprGen:
         if table is not None:
             return table
         subject = self.src(e.subject)
-        if not subject.strip("()").isidentifier():
+        if not is_name(subject):
             if self.subst is None:        # at the top of a statement's or a def's value: never in a loop's head
                 name = self.ns.fresh("_m")
                 first, subject = f"({name} := {subject})", name

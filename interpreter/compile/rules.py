@@ -36,6 +36,7 @@ from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
 from .shown_text import hidden_as
 from .statements import StatementGen, assigned, reads
+from .written import Atom
 
 
 SECRET = "a secret choice"      # what the other seats are told of a `secretly` choice
@@ -577,7 +578,7 @@ class RuleGen(StatementGen):
                                                 (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
                                self.blocks[-1], 0, s.span, into="_xs", also=also)
                 self.line("_xs = tuple(_xs)", s.span)
-            elif isinstance(s.domain.type, T.ListT) and seq.isidentifier():
+            elif isinstance(s.domain.type, T.ListT) and isinstance(seq, Atom):
                 self.line(f"_xs = {seq}", s.span)       # a list held by a local is a tuple already
             else:
                 self.line(f"_xs = tuple({seq})", s.span)
@@ -598,7 +599,7 @@ class RuleGen(StatementGen):
             else:
                 self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, 1)
         who = x.src(s.chooser)
-        if self.has_anytime or not who.isidentifier():
+        if self.has_anytime or not isinstance(who, Atom):
             self.line(f"_who = {who}", s.span, 1)
             who = "_who"
         if self.has_anytime:

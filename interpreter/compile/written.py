@@ -6,8 +6,8 @@ rather than given a name of its own (StatementGen.once)? does it call nothing, s
 twice costs little (ExprGen.cheap)? how many operations does a part compute, once its own parts
 became tables — is it still worth a table (Tabulator.make)? The generator knows as it writes, so
 it says so with the text rather than a later step reading the text back. A source is a `str` (so
-it is written into longer source as it is) of its own class — `Cheap`, and of those an `Atom` or a
-`Lookup`, which also holds the table's name and the slots of its keys; an inlined def's `Argument`
+it is written into longer source as it is) of its own class — `Cheap`, and of those an `Atom` (a
+`Number` when it is a whole number, with its value) or a `Lookup`, which also holds the table's name and the slots of its keys; an inlined def's `Argument`
 — and any longer source written around one is a plain `str` again, as it should be: it is no
 longer one name, nor one look-up, and what is around it may call something. What a part's code
 computes is added up, node by node as it is written, in a `Written` (ExprGen.src, ExprGen.apart).
@@ -31,6 +31,37 @@ class Atom(Cheap):
     __slots__ = ()
 
 
+class Number(Atom):
+    """A whole number known as the code is written — a literal, a card named in the rules (its id) —
+    with its `value`: a card's field or slot of it is then read now (ExprGen.ex_CardField). The same
+    number in brackets (an inlined def's body or argument) is one too."""
+
+    __slots__ = ("value",)
+
+    def __new__(cls, value: int, text: str | None = None):
+        self = super().__new__(cls, repr(value) if text is None else text)
+        self.value = value
+        return self
+
+
+class Constant(Atom):
+    """The name of a value bound in the namespace at load (`K12`, codegen.Namespace.const), with the
+    `value`: a list known at load is indexed, or its length read, now (ExprGen.ex_Index)."""
+
+    __slots__ = ("value",)
+
+    def __new__(cls, name: str, value):
+        self = super().__new__(cls, name)
+        self.value = value
+        return self
+
+
+def number_of(source):
+    """The value of a source that is a known whole number (a Number, or an Argument holding one), else None."""
+    value = getattr(source, "value", None) if isinstance(source, (Number, Argument)) else None
+    return value if type(value) is int else None
+
+
 class Lookup(Cheap):
     """`K9[v1][v2]`: a table's look-up by locals, with the table's name and the slots of its keys."""
 
@@ -47,12 +78,20 @@ class Argument(str):
     `cheap`, is it cheap to compute at each use (ExprGen.cheap); `written`, what its source does,
     added up where the parameter is written (as often as it is)."""
 
-    __slots__ = ("cheap", "written")
+    __slots__ = ("cheap", "written", "value", "name")
 
-    def __new__(cls, text: str, cheap: bool, written):
+    def __new__(cls, text: str, cheap: bool, written, value=None, name: bool = False):
         self = super().__new__(cls, text)
         self.cheap, self.written = cheap, written
+        self.value, self.name = value, name      # a Number's value, in brackets; is it one name, in brackets?
         return self
+
+
+def is_name(source) -> bool:
+    """Is the source one name (an Atom that is no number, or an inlined def's argument that is one)?"""
+    if isinstance(source, Argument):
+        return source.name
+    return isinstance(source, Atom) and not isinstance(source, Number)
 
 
 class Written:
