@@ -340,7 +340,10 @@ class ExprGen:
     def kept(self, e) -> str:
         """Source of a list value that may be kept (in a local, a variable, the frame): always a tuple."""
         source = self.seq(e)
-        return source if isinstance(e.type, T.ListT) and not source.startswith(("[", "m.zones[")) else f"tuple({source})"
+        # seq gives a comprehension as a Python list, a zone as its list: those are made a tuple
+        inner = e.items[0] if isinstance(e, ir.ListLit) and len(e.items) == 1 else e
+        listed = isinstance(inner, ir.Comprehension) and not (self.named and id(e) in self.named)
+        return source if isinstance(e.type, T.ListT) and not listed else f"tuple({source})"
 
     def local(self, slot: int) -> str:
         if self.subst is not None and slot in self.subst:
@@ -479,6 +482,7 @@ class ExprGen:
         return "rt_winners(m)"
 
     def ex_Text(self, e):
+        self.written.binds = True
         pieces = []
         for part in e.parts:
             if isinstance(part, str):
@@ -716,6 +720,7 @@ class ExprGen:
         finally:
             self.leave_loop(scope)
         defaults = "".join(f", {n}={v}" for n, v in scope.parts)      # computed once, when the lambda is made
+        self.written.binds = True
         return f"{helper}({seq}, lambda v{b.slot}{defaults}: {key})"
 
     def iterated(self, e, whole: bool = False, truth: bool = False) -> str:
@@ -808,6 +813,7 @@ class ExprGen:
     def ex_LetIn(self, e):
         """A def's `let`: computed once, by an assignment expression in the def's own function (a def
         with `let`s is never inlined, so the local is its own)."""
+        self.written.binds = True
         return f"(({self.local(e.slot)} := {self.src(e.value)}), {self.src(e.body)})[1]"
 
     def ex_Cond(self, e):
@@ -824,6 +830,7 @@ class ExprGen:
             if self.subst is None:        # at the top of a statement's or a def's value: never in a loop's head
                 name = self.ns.fresh("_m")
                 first, subject = f"({name} := {subject})", name
+                self.written.binds = True
             else:                         # inlined (only when the subject is cheap: see match_inlinable)
                 first = subject
         else:

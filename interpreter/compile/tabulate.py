@@ -144,7 +144,7 @@ class Tabulator:
                 source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
-        if ":=" in source or "lambda" in source or '"' in source or "'" in source:
+        if written.binds:
             return None
         # its parts that became tables are a look-up each now: still worth one table? (and it reads no
         # value computed elsewhere in the function, which a table made at load cannot)

@@ -97,19 +97,22 @@ def is_name(source) -> bool:
 class Written:
     """What the source written for a part does, added up by the generator as it writes it (ExprGen.src,
     ExprGen.apart): `ops`, how many operations it computes (a part that became a table: its look-up);
-    `elsewhere`, does it read what the function computes elsewhere (a part computed before a loop, a
+    `binds`, does it bind a name of its own or write a text (a table made at load holds neither);
+`elsewhere`, does it read what the function computes elsewhere (a part computed before a loop, a
     def computed first, a value the statement's lines named) or call a def's own function. Tabulator.make
     asks it of a part: is it still worth a table, and can one be made at load?"""
 
-    __slots__ = ("ops", "elsewhere")
+    __slots__ = ("ops", "elsewhere", "binds")
 
     def __init__(self):
         self.ops = 0
         self.elsewhere = False
+        self.binds = False      # does it bind a name (an assignment expression, a lambda) or write a text?
 
     def add(self, other: "Written") -> None:
         self.ops += other.ops
         self.elsewhere = self.elsewhere or other.elsewhere
+        self.binds = self.binds or other.binds
 
 
 # the nodes whose own code computes nothing: a name, a number, a constant; a def's call (inlined, its
