@@ -133,15 +133,14 @@ def members_code(gen, call, a):
 
 def best_code(helper, plain, python=None):
     """max/min/sort `by` a key through `helper`; else `plain`, or — for a list written out, never empty —
-    Python's own `python(a, b, …)` with no list made and nothing to check."""
+    the largest or smallest of its parts with no list made and nothing to check (ExprGen.extreme)."""
     def code(gen, call, a):
         if gen.is_best_by(call):
             return gen.best_by(call, helper)
         items = getattr(call.args[0], "items", None)
         if python and type(call.args[0]).__name__ == "ListLit" and items \
                 and not any(type(i).__name__ == "Comprehension" for i in items):
-            sources = [gen.src(i) for i in items]
-            return f"{python}({', '.join(sources)})" if len(sources) > 1 else f"({sources[0]})"
+            return gen.extreme(python, items)
         return plain.format(a=a)
     return code
 

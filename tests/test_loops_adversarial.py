@@ -25,7 +25,8 @@ from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
 
 SWITCHES = ((StatementGen, "LOOPS"), (RuleGen, "START_FIRST"), (RuleGen, "BODIES"), (RuleGen, "ENTRIES"), (StatementGen, "ROWS"), (ExprGen, "TRUTH_TABLES"),
-            (ExprGen, "HOIST_TABLES"), (ExprGen, "HOIST_ROWS"), (ExprGen, "COUNTS_FIRST"))
+            (ExprGen, "HOIST_TABLES"), (ExprGen, "HOIST_ROWS"), (ExprGen, "COUNTS_FIRST"), (ExprGen, "EXTREMES"),
+            (StatementGen, "TOP_FIRST"))
 BUDGET = 20_000         # a rule that loops for ever fails soon
 
 

@@ -66,11 +66,13 @@ class _Loop:
 
     def name_of(self, gen, e) -> str:
         loops, gen.loops = gen.loops, []          # the part itself as plain source
+        gen.unbound += not self.statement         # (a comprehension's part is bound by its first `for`)
         try:
             with gen.apart():
                 source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
+            gen.unbound -= not self.statement
         name = self.names.get(source)
         if name is None:
             name = self.names[source] = gen.ns.fresh("_h")
@@ -122,6 +124,7 @@ class ExprGen:
         self.turned_tables: dict = {}  # a table of tables' name -> the name of the same indexed the other way round
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
+        self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -153,6 +156,18 @@ class ExprGen:
             yield self.written
         finally:
             self.written = written
+
+    @contextmanager
+    def unbinding(self):
+        """Write source where no assignment expression may stand: a comprehension's iterables (Python
+        refuses one anywhere in them, however deep), a part computed before a comprehension (it goes in
+        its first `for`), a table's formula (a table made at load holds no part that binds a name), an
+        inlined def's argument (it may be written into any of those). `extreme` calls min or max there."""
+        self.unbound += 1
+        try:
+            yield
+        finally:
+            self.unbound -= 1
 
     def src(self, e) -> str:
         if self.named and id(e) in self.named:
@@ -672,7 +687,7 @@ class ExprGen:
     def argument(self, a, brackets: bool = True) -> Argument:
         """An argument of a def being inlined, as its parameter is written in the body (in brackets): cheap
         when its source is Cheap or is_simple says it is; what it does is written where it is used."""
-        with self.apart() as written:
+        with self.apart() as written, self.unbinding():
             source = self.src(a)
         return Argument(f"({source})" if brackets else source, isinstance(source, Cheap) or self.cheap(a), written,
                         number_of(source), is_name(source))
@@ -704,12 +719,41 @@ class ExprGen:
 
     def ex_BuiltinCall(self, e):
         first = e.args[0] if e.args else None
-        a = "" if first is None or isinstance(first, ir.BestBy) else self.seq(first)
+        with self.unbinding():        # (a builtin may go through its argument in a comprehension: join)
+            a = "" if first is None or isinstance(first, ir.BestBy) else self.seq(first)
         return REGISTRY[e.name].emit(self, e, a)
 
     @staticmethod
     def is_best_by(call) -> bool:
         return bool(call.args) and isinstance(call.args[0], ir.BestBy)
+
+    EXTREMES = True     # off: min and max of numbers written out call Python's (tests compare the two)
+
+    def extreme(self, which: str, items) -> str:
+        """`min(a, b, …)` / `max(…)` of numbers written out, as conditional expressions: `(_t1 if (_t1 := a)
+        <= (_t2 := b) else _t2)`, each part computed once and in order (a name or a number used as it is),
+        the first of equal ones kept, as Python's own keeps it — whose call costs three times as much.
+        Where no name may be bound (`unbinding`) Python's own is called."""
+        sources = [self.src(i) for i in items]
+        if len(sources) == 1:
+            return f"({sources[0]})"
+        if not self.EXTREMES or self.unbound:
+            return f"{which}({', '.join(sources)})"
+        self.written.binds = True
+
+        def held(source):          # (source that computes it, the name or number that holds it after)
+            if isinstance(source, Atom):
+                return source, source
+            name = self.ns.fresh("_t")
+            return f"({name} := {source})", name
+        op = "<=" if which == "min" else ">="
+        first, best = held(sources[0])
+        for k, source in enumerate(sources[1:]):
+            other, held_other = held(source)
+            result = f"({best} if {first} {op} {other} else {held_other})"
+            if k == len(sources) - 2:
+                return result
+            first, best = held(result)
 
     def best_by(self, call, helper) -> str:
         b = call.args[0]
@@ -739,7 +783,8 @@ class ExprGen:
         return self.seq(e)
 
     def ex_Pairs(self, e):
-        return f"tuple([(_pa, _pb) for _pa in {self.seq(e.first)} for _pb in {self.seq(e.second)}])"
+        with self.unbinding():
+            return f"tuple([(_pa, _pb) for _pa in {self.seq(e.first)} for _pb in {self.seq(e.second)}])"
 
     def ex_PairPart(self, e):
         return f"({self.src(e.pair)})[{e.which}]"
@@ -759,7 +804,9 @@ class ExprGen:
     def ex_FindWhere(self, e):
         """The elements that meet the condition, as a generator: `first` takes one and stops."""
         var = f"v{e.slot}"
-        return f"({var} for {var} in {self.seq(e.iterable)} if {self.test(e.cond)})"
+        with self.unbinding():
+            seq = self.seq(e.iterable)
+        return f"({var} for {var} in {seq} if {self.test(e.cond)})"
 
     SHORT = 12      # a loop over at most this many values is short
 
@@ -1050,12 +1097,17 @@ class ExprGen:
         """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones;
         with `truth`, only the element's truth counts); the parts that are the same for every
         element are computed once, first."""
-        first = self.seq(e.fors[0].iterable)
+        with self.unbinding():
+            first = self.seq(e.fors[0].iterable)
         scope = self.enter_loop({f.slot for f in e.fors})
         try:
             clauses = []
             for k, f in enumerate(e.fors):
-                seq = first if k == 0 else f"rt_spend(m, {self.seq(f.iterable)})"     # inner ones: a product
+                if k:                   # inner ones: a product
+                    with self.unbinding():
+                        seq = f"rt_spend(m, {self.seq(f.iterable)})"
+                else:
+                    seq = first
                 clause = f"for v{f.slot} in {seq}"
                 if f.cond is not None:
                     clause += f" if {self.test(f.cond)}"

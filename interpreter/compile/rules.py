@@ -510,7 +510,7 @@ class RuleGen(StatementGen):
         count = f"v{s.count_slot}"
         self.wrote((s.count_slot,))
         self.line(f"{count} = {self.x.src(s.count)}", s.span)
-        self.line(f"m.ticks -= max(0, {count})", s.span)
+        self.line(f"m.ticks -= {count} if {count} > 0 else 0", s.span)     # (no call of max: it costs more)
         self.line("if m.ticks < 0: raise StepBudgetSpent()", s.span)
         self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
@@ -563,7 +563,8 @@ class RuleGen(StatementGen):
             self.line(f"if {'True' if fixed or always else 'False'}:", s.span)
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
-            seq = x.seq(s.domain)
+            with x.unbinding():          # (without LOOPS, the options are a comprehension over it)
+                seq = x.seq(s.domain)
             unique = self.distinct(s.domain)
             formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
             fused = self.LOOPS and s.where is not None and unique and formula is not None

@@ -299,7 +299,11 @@ class StatementGen(LoopGen):
                 out.append((ind, f"{put}; m.where[{card}] = {to}", s.span))
                 return
             out.append((ind, f"_s = m.where[{card}]", s.span))
-            out.append((ind, f"if _s >= 0: m.zones[_s].remove({card})", s.span))
+            if self.TOP_FIRST:     # the card is likely a deck's top (drawn): list.remove would look at every card first
+                out.append((ind, "if _s >= 0:", s.span))
+                out.append((ind + 1, f"_o = m.zones[_s]; _o.pop() if _o[-1] == {card} else _o.remove({card})", s.span))
+            else:
+                out.append((ind, f"if _s >= 0: m.zones[_s].remove({card})", s.span))
             out.append((ind, f"{put}; m.where[{card}] = {to}" + (f"; m.where[{card} + {came}] = _s" if came else ""),
                         s.span))
 
@@ -390,7 +394,7 @@ class StatementGen(LoopGen):
 
     def nat_Repeat(self, s, out, ind):
         temp = self.ns.fresh("_n")
-        out.append((ind, f"{temp} = {self.x.src(s.count)}; m.ticks -= max(0, {temp})", s.span))   # spent up front
+        out.append((ind, f"{temp} = {self.x.src(s.count)}; m.ticks -= {temp} if {temp} > 0 else 0", s.span))   # spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
         rows = self.rows_before(s.body, out, ind, s.span)
         out.append((ind, f"for _ in range({temp}):", s.span))
@@ -398,6 +402,7 @@ class StatementGen(LoopGen):
         self.forget_rows(rows)
 
     ROWS = True         # (tests compare with and without)
+    TOP_FIRST = True    # off: a card moved from wherever it is is looked for from its zone's bottom
 
     def rows_before(self, parts, out, ind, span, own=frozenset()) -> list:
         """In a loop of Python statements, a table's row (`p.grown` in `p.grown[c] += 1`) whose owner

@@ -140,7 +140,7 @@ class Tabulator:
             return None
         loops, gen.loops = gen.loops, []          # the part as plain source: nothing moved before a loop
         try:
-            with gen.apart() as written:          # what its source does, as the generator wrote it
+            with gen.apart() as written, gen.unbinding():    # what its source does, as the generator wrote it
                 source = getattr(gen, "ex_" + type(e).__name__)(e)
         finally:
             gen.loops = loops
