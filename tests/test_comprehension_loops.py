@@ -93,7 +93,7 @@ def test_the_loops_are_in_the_code_and_stop_early(tmp_path, monkeypatch):
     program, source = generated(path)
     play = source[source.index("def W"):]
     assert "any(" not in play and "all(" not in play and " for v" not in play.replace("    for v", "")
-    assert play.count("break") == 3 and "_xs.append(" in play and "_t" in play    # any, all, and the while left
+    assert play.count("break") == 3 and "_ids.append(" in play and "_t" in play    # any, all, and the while left
     m = machine.new_game(program, 2, None, 0)
     found = next(v.slot for v in program.vars if v.name == "found")
     assert m.vars[found] == 3 + 5 + 100

@@ -166,7 +166,7 @@ class SearchAgent:
         try:
             while state.pending is not None:
                 pending = state.pending
-                ids, who = pending[3], pending[1]
+                ids, who = pending[2], pending[1]
                 for a in ids:
                     child = node.children.get(a)
                     if child is not None:
@@ -212,7 +212,7 @@ class SearchAgent:
             pending = state.pending
             if pending is None:
                 return
-            ids = pending[3]
+            ids = pending[2]
             if self.greedy_rollout and len(ids) > 1:
                 a = best_after([state], ids, pending[1], rng)
             else:

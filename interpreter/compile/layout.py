@@ -148,29 +148,30 @@ class Layout:
         return key[2] - key[1] + 1
 
     def universe(self, elem, domain):
-        """(size, value -> position, position -> value) of a choice's fixed universe of options."""
+        """(size, value -> position, the values by position: a sequence) of a choice's fixed universe of
+        options; the machine finds an option's value by its id there (machine.decide)."""
         if isinstance(elem, T.PairT):     # a pair choice: the product of both universes, first-major
             n1, pos1, val1 = self.universe(elem.first, domain.first)
             n2, pos2, val2 = self.universe(elem.second, domain.second)
-            return n1 * n2, (lambda v: pos1(v[0]) * n2 + pos2(v[1])), (lambda p: (val1(p // n2), val2(p % n2)))
+            return n1 * n2, (lambda v: pos1(v[0]) * n2 + pos2(v[1])), _Product(val1, val2)
         if isinstance(elem, T.CardT):
             ids = self.cards_by_type.get(elem.name, ())
             pos = {c: i for i, c in enumerate(ids)}
-            return len(ids), pos.__getitem__, ids.__getitem__
+            return len(ids), pos.__getitem__, tuple(ids)
         if isinstance(elem, T.EnumT):
-            return len(elem.values), int, int
+            return len(elem.values), int, range(len(elem.values))
         if isinstance(elem, T.ZoneT):
-            return len(self.zone_instance_names), int, int
+            return len(self.zone_instance_names), int, range(len(self.zone_instance_names))
         if elem is T.PLAYER:
-            return self.max_players, int, int
+            return self.max_players, int, range(self.max_players)
         if elem is T.TEAM:
-            return self.team_count, int, int
+            return self.team_count, int, range(self.team_count)
         if elem is T.BOOL:
-            return 2, int, bool
+            return 2, int, (False, True)
         if elem is T.INT and getattr(domain, "kind", None) == "range":
             lo = domain.lo
-            return domain.hi - lo + 1, (lambda v: v - lo), (lambda p: p + lo)
-        return len(self.card_types), int, int
+            return domain.hi - lo + 1, (lambda v: v - lo), range(lo, domain.hi + 1)
+        return len(self.card_types), int, range(len(self.card_types))
 
     # ------------------------------------------------------------ text for people
     def formatter(self, typ):
@@ -246,3 +247,22 @@ def domain_of(typ, team_count: int):
         values = tuple(range(max(1, team_count)))
         return lambda n: values
     return None
+
+
+class _Product:
+    """The values of a pair choice's universe by position, first-major, made as they are asked for
+    (the product of two universes may be large)."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def __len__(self):
+        return len(self.first) * len(self.second)
+
+    def __getitem__(self, p: int):
+        n2 = len(self.second)
+        if not 0 <= p < len(self):
+            raise IndexError(p)
+        return self.first[p // n2], self.second[p % n2]

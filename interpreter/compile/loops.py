@@ -107,10 +107,11 @@ class LoopGen:
                        or (isinstance(n, ir.Comprehension) and len(n.fors) > 1)
                        or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(e))
 
-    def list_loop(self, e, out, ind, span, into=None, also=""):
+    def list_loop(self, e, out, ind, span, into=None, kept=None):
         """A comprehension that a statement computes whole, as a loop filling a Python list: its name
-        (`into`, or a fresh one), the lines in `out` (`also`: more for each element, after a `;`); None when `e` is no comprehension of one `for`
-        (or one that gives every element as it is)."""
+        (`into`, or a fresh one), the lines in `out`; None when `e` is no comprehension of one `for`
+        (or one that gives every element as it is). `kept`: the source kept for each element instead
+        of the element (a choice's option ids: RuleGen)."""
         c = self.single_for(e) if self.LOOPS else None
         if c is None or (c.fors[0].cond is None and isinstance(c.element, ir.Local) and c.element.slot == c.fors[0].slot):
             return None
@@ -118,7 +119,7 @@ class LoopGen:
         out.append((ind, f"{name} = []", span))
 
         def element(test, lines, i):
-            append = f"{name}.append({self.x.src(c.element)}){also}"
+            append = f"{name}.append({self.x.src(c.element) if kept is None else kept})"
             lines.append((i, f"if {test}: {append}") if test is not None else (i, append))
         self.loop_over(c.fors[0], element, out, ind, span)
         return name

@@ -89,7 +89,7 @@ class ChoiceInfo:
     offset: int                # first action id of this choice
     size: int                  # options in the universe (the pass option is offset + size)
     position: object           # value -> position in the universe
-    value_at: object           # position -> value
+    values: object             # the values by position (a sequence): option id - offset -> value
     var_index: int             # frame index that receives the chosen value
     label: object              # function (state, frame) -> text, with the value bound
     pass_label: object         # function (state, frame) -> text

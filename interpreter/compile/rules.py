@@ -518,7 +518,7 @@ class RuleGen(StatementGen):
         self.asks_in_loop = self.asks_in_loop or bool(self.loops)
         x = self.x
         elem = s.elem
-        size, position, value_at = self.layout.universe(elem, s.domain)
+        size, position, values = self.layout.universe(elem, s.domain)
         fmt = self.layout.formatter(elem)
         shown = reads([s.label, s.pass_label, s.chooser]) & self.kept
         load = [(1, f"v{k} = fr[{self.at[k]}]", s.span) for k in sorted(shown)]
@@ -544,7 +544,7 @@ class RuleGen(StatementGen):
         # the rule it stands in, by name (an `original(...)`'s key is `pick@original1`: its name is `pick`)
         rule_name = (written_in[-1][1] if written_in else self.rule.key).split("@")[0]
         info = ChoiceInfo(index, rule_name, s.span, s.may, offset, size, position,
-                          value_at, self.at[s.slot], label, pass_label, shown_label, s.secret)
+                          values, self.at[s.slot], label, pass_label, shown_label, s.secret)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)
         self.chosen[info.index] = s.slot
@@ -554,30 +554,34 @@ class RuleGen(StatementGen):
         # asked even when only the pass is left, so that whether she could act is not revealed.
         always = s.may and reads_hidden(self.prog, (s.domain, s.where))
         fixed = self.constant_options(s) if s.where is None else None
-        ids_name = "_ids"
         if fixed is not None:
-            # the same options every time: values and option ids are constants
+            # the same options every time: their ids are a constant
             fixed = tuple(dict.fromkeys(fixed))
             ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
-            self.line(f"_xs = {self.ns.const(tuple(fixed))}", s.span)
             self.line(f"if {'True' if fixed or always else 'False'}:", s.span)
             self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
         else:
+            # the decision waits on the options' ids alone: the machine finds the value of an id among the
+            # universe's values (ChoiceInfo.values), so the values found are not kept apart
             with x.unbinding():          # (without LOOPS, the options are a comprehension over it)
                 seq = x.seq(s.domain)
             unique = self.distinct(s.domain)
             formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
-            fused = self.LOOPS and s.where is not None and unique and formula is not None
-            if s.where is not None and not self.LOOPS:
+            options = "_xs"
+            if s.where is not None and self.LOOPS and unique:
+                self.wrote((s.slot,))        # the ids are found by a loop over the choice's own local
+                kept = f"v{s.slot}" if formula is None else formula.format(x=f"v{s.slot}")
+                self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
+                                                (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
+                               self.blocks[-1], 0, s.span, into="_ids", kept=kept)
+                options, formula = "_ids", None
+            elif s.where is not None and not self.LOOPS:
                 self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             elif s.where is not None:
                 self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
-                if fused:                    # ... and their ids with them
-                    self.line("_ids = []", s.span)
-                also = f"; _ids.append({formula.format(x=f'v{s.slot}')})" if fused else ""
                 self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
                                                 (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
-                               self.blocks[-1], 0, s.span, into="_xs", also=also)
+                               self.blocks[-1], 0, s.span, into="_xs")
                 self.line("_xs = tuple(_xs)", s.span)
             elif isinstance(s.domain.type, T.ListT) and isinstance(seq, Atom):
                 self.line(f"_xs = {seq}", s.span)       # a list held by a local is a tuple already
@@ -585,14 +589,10 @@ class RuleGen(StatementGen):
                 self.line(f"_xs = tuple({seq})", s.span)
             if not unique:      # a list may repeat a value: offer it once (a set is quicker to make than a dict)
                 self.line("if len(set(_xs)) < len(_xs): _xs = tuple(dict.fromkeys(_xs))", s.span)
-            self.line("if True:" if always else "if _xs:", s.span)
+            self.line("if True:" if always else f"if {options}:", s.span)
             passing = f" + ({info.offset + size},)" if s.may else ""
-            if formula is None and not passing and not self.has_anytime:
-                ids_name = "_xs"        # the ids are the values themselves
-            elif formula is None:
-                self.line(f"_ids = _xs{passing}", s.span, 1)
-            elif fused:
-                self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
+            if formula is None:          # the ids are the values themselves, or were found with them
+                self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, 1)
             elif self.LOOPS:
                 self.line("_ids = []", s.span, 1)
                 self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, 1)
@@ -605,7 +605,7 @@ class RuleGen(StatementGen):
             who = "_who"
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
-        self.line(f"m.pending = ({info.index}, {who}, _xs, {ids_name})", s.span, 1)
+        self.line(f"m.pending = ({info.index}, {who}, _ids)", s.span, 1)
         self.waiting(ask, s.span, 1, also=(s,))
         reveals = skip_reveals(self.prog, s)
         if reveals == "domain":

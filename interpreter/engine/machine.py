@@ -212,19 +212,22 @@ def only_pass(m: State) -> bool:
     over options some seat may not see asks even then, so that being asked reveals nothing; a
     scenario or an old transcript that leaves such a decision out has it taken for the player.)"""
     pending = m.pending
-    return pending is not None and not pending[2] and len(pending[3]) == 1 and m.program.choices[pending[0]].may
+    if pending is None or len(pending[2]) != 1:
+        return False
+    info = m.program.choices[pending[0]]
+    return info.may and pending[2][0] == info.offset + info.size
 
 
 def legal_ids(m: State) -> tuple[int, ...]:
     """Ids of the legal options, in the order the rules list them (pass last)."""
     pending = m.pending
-    return pending[3] if pending is not None else ()
+    return pending[2] if pending is not None else ()
 
 
 def legal_options(m: State) -> list[Option]:
     if m.pending is None:
         return []
-    return [Option(i, label(m, i)) for i in m.pending[3]]
+    return [Option(i, label(m, i)) for i in m.pending[2]]
 
 
 def label(m: State, action_id: int) -> str:
@@ -238,7 +241,7 @@ def label(m: State, action_id: int) -> str:
         if info.may and action_id == info.offset + info.size:
             return info.pass_label(m, fr)
         saved = fr[info.var_index]
-        fr[info.var_index] = info.value_at(action_id - info.offset)
+        fr[info.var_index] = info.values[action_id - info.offset]
         try:
             return info.label(m, fr)
         finally:
@@ -256,7 +259,7 @@ def shown_label(m: State, action_id: int) -> tuple:
         return (label(m, action_id),)
     fr = m.stack[-1]
     saved = fr[info.var_index]
-    fr[info.var_index] = info.value_at(action_id - info.offset)
+    fr[info.var_index] = info.values[action_id - info.offset]
     try:
         return info.shown(m, fr)
     except RuleFailure as e:
@@ -279,20 +282,18 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
         pending = m.pending
         if pending is None:
             raise IllegalDecision("the game is over" if m.result is not None else "no decision is pending")
-        ci, who, values, ids = pending
-        try:
-            k = ids.index(action_id)
-        except ValueError:
-            raise IllegalDecision(f"option {action_id} is not one of the legal options now") from None
+        ci, who, ids = pending
+        if action_id not in ids:
+            raise IllegalDecision(f"option {action_id} is not one of the legal options now")
         fr = stack[-1]
-        if k < len(values):           # an option of the choice (the pass and any anytime actions come after)
-            info = m.program.choices[ci]
+        info = m.program.choices[ci]
+        k = action_id - info.offset
+        if 0 <= k < info.size:        # an option of the choice (the pass and any anytime actions have other ids)
+            value = info.values[k]
             body = info.body
             if body is None:
-                fr[info.var_index] = values[k]
+                fr[info.var_index] = value
                 fr[1] = info.body_pc
-            else:
-                value = values[k]
         else:
             program = m.program
             anytime = program.anytimes.get(action_id)
@@ -305,7 +306,7 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
                     _run_anytime_watched(m)
                     return
             else:                     # the pass option of a `may choose`
-                fr[1] = program.choices[ci].else_pc
+                fr[1] = info.else_pc
         m.pending = None
         m.decisions += 1
     m.ticks = budget

@@ -154,11 +154,13 @@ def state_from_data(program, data, players: int, names, sink=None, frames: bool 
         m.stack.append([f[0], f[1]] + [_frozen(x) for x in f[2:]])
     pending = data.get("pending")
     if pending is not None:
-        if not isinstance(pending, list) or len(pending) != 4 or type(pending[0]) is not int \
-                or not 0 <= pending[0] < len(program.choices) or not isinstance(pending[3], list) \
-                or not all(type(i) is int for i in pending[3]):
+        if isinstance(pending, list) and len(pending) == 4:
+            pending = pending[:2] + pending[3:]      # an earlier version kept the options' values too: the ids say them
+        if not isinstance(pending, list) or len(pending) != 3 or type(pending[0]) is not int \
+                or not 0 <= pending[0] < len(program.choices) or not isinstance(pending[2], list) \
+                or not all(type(i) is int for i in pending[2]):
             raise bad("its pending decision does not match the rules")
-        m.pending = (pending[0], pending[1], _frozen(pending[2]), tuple(pending[3]))
+        m.pending = (pending[0], pending[1], tuple(pending[2]))
     m.decisions = data.get("decisions", 0)
     if m.pending is None and not stack:
         machine.finish(m)

@@ -235,7 +235,7 @@ def _take_bare_passes(m, step) -> str | None:
     """Take each decision with nothing to choose but the pass, unless this step is about that very pass;
     returns the rules' failure message, if taking one made them fail."""
     while machine.only_pass(m):
-        only = m.pending[3][0]
+        only = m.pending[2][0]
         if step.kind in ("take", "legal") and step.value(m) == machine.label(m, only):
             return None
         try:

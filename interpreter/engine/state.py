@@ -20,7 +20,7 @@ class State:
         self.vars: list = []
         self.rng: int = 0
         self.stack: list[list] = []
-        self.pending = None          # (choice index, chooser, options tuple) while waiting
+        self.pending = None          # (choice index, chooser, the legal option ids) while waiting
         self.n = 0
         self.names: tuple = ()
         self.result = None           # (scores tuple, tiebreaks tuple, winners tuple) once over
