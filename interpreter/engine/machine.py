@@ -275,9 +275,8 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
     """Take a legal option and run to the next decision; an illegal id changes nothing.
 
     The rules are run here, not by a call of `run` (which comes here with GO_ON): this runs at
-    every decision, and a call less is measurable."""
+    every decision, and a call less is measurable; so is each test on the way to an option's block."""
     stack = m.stack
-    body = None
     if action_id is not GO_ON:
         pending = m.pending
         if pending is None:
@@ -285,37 +284,38 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
         ci, who, ids = pending
         if action_id not in ids:
             raise IllegalDecision(f"option {action_id} is not one of the legal options now")
-        fr = stack[-1]
         info = m.program.choices[ci]
         k = action_id - info.offset
+        m.pending = None
+        m.decisions += 1
+        m.ticks = budget
         if 0 <= k < info.size:        # an option of the choice (the pass and any anytime actions have other ids)
-            value = info.values[k]
             body = info.body
-            if body is None:
-                fr[info.var_index] = value
+            if body is not None:      # the option's block, run with the chosen value (compile.rules)
+                try:
+                    if body(m, stack[-1], info.values[k]):
+                        return        # (most decisions: the block asks the next one)
+                except Exception as e:
+                    raise _failure(m, e, budget) from None
+                stack.pop()
+            else:
+                fr = stack[-1]
+                fr[info.var_index] = info.values[k]
                 fr[1] = info.body_pc
         else:
-            program = m.program
-            anytime = program.anytimes.get(action_id)
+            anytime = m.program.anytimes.get(action_id)
             if anytime is not None:
                 # run the anytime action; the choice (still at its pc) then asks again
-                m.stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
+                stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
                 if m.watch is not None:
-                    m.pending = None
-                    m.decisions += 1
                     _run_anytime_watched(m)
                     return
             else:                     # the pass option of a `may choose`
-                fr[1] = info.else_pc
-        m.pending = None
-        m.decisions += 1
-    m.ticks = budget
+                stack[-1][1] = info.else_pc
+    else:
+        m.ticks = budget
+    entries = m.program.entries
     try:
-        if body is not None:         # the option's block, run with the chosen value (compile.rules)
-            if body(m, fr, value):
-                return               # (most decisions: the block asks the next one)
-            stack.pop()
-        entries = m.program.entries
         while stack:                 # rt_drive(m, 0), inlined: this loop runs at every decision
             fr = stack[-1]
             if entries[fr[0]][fr[1]](m, fr):
