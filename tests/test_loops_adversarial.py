@@ -26,7 +26,7 @@ from rulecraft.runtime.errors import RulesRuntimeError
 
 SWITCHES = ((StatementGen, "LOOPS"), (RuleGen, "START_FIRST"), (RuleGen, "BODIES"), (RuleGen, "ENTRIES"), (StatementGen, "ROWS"), (ExprGen, "TRUTH_TABLES"),
             (ExprGen, "HOIST_TABLES"), (ExprGen, "HOIST_ROWS"), (ExprGen, "COUNTS_FIRST"), (ExprGen, "EXTREMES"),
-            (StatementGen, "TOP_FIRST"))
+            (StatementGen, "TOP_FIRST"), (ExprGen, "CHAINS"))
 BUDGET = 20_000         # a rule that loops for ever fails soon
 
 

@@ -55,6 +55,21 @@ def _size_truth(e):
     return None
 
 
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "=="}    # `a op b` is `b FLIPPED[op] a`
+
+
+def alike(a, b) -> bool:
+    """Are two IR nodes the same expression, wherever they are written (their spans aside)?"""
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(alike(x, y) for x, y in zip(a, b))
+    fields = getattr(type(a), "__record_fields__", None)
+    if fields is None:
+        return a == b
+    return all(f.name == "span" or alike(getattr(a, f.name), getattr(b, f.name)) for f in fields)
+
+
 class _Loop:
     """A loop being generated: its own locals, and the parts computed once before it (name, source)."""
 
@@ -205,7 +220,7 @@ class ExprGen:
             if folded is not None:
                 return self.test(folded)
             self.written.ops += 1
-            return f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
+            return self.chained(e) or f"(({self.test(e.left)}) {e.op} ({self.test(e.right)}))"
         elif isinstance(e, ir.Not):
             self.written.ops += 1
             return f"(not ({self.test(e.operand)}))"
@@ -1056,7 +1071,44 @@ class ExprGen:
         folded = self.folded(e)
         if folded is not None:
             return self.src(folded)
-        return f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
+        return self.chained(e) or f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
+
+    CHAINS = True       # off: `x > 0 and x < h` is two comparisons (tests compare the two)
+
+    def chained(self, e):
+        """`p.grown[c] > 0 and p.grown[c] < c.height` as Python's chained `0 < x < h`, the number
+        shared by both comparisons computed once; None when `e` is no such `and`. The shared part
+        cannot fail and changes nothing (`safe`), nor can a side turned round to the other side of its
+        comparison (it is computed at another moment), and neither comparison is computed before a
+        loop or is a table's."""
+        if not self.CHAINS or e.op != "and":
+            return None
+        left, right = e.left, e.right
+        if type(left) is not ir.Compare or type(right) is not ir.Compare or left.op not in _FLIPPED \
+                or right.op not in _FLIPPED or any(x.type is not T.INT for x in (left.left, left.right, right.left, right.right)):
+            return None
+        ok = self.local_safe if self.subst is not None else None
+
+        def movable(side):          # computed at another moment than written: it must not fail
+            return safe(side, ok, self.prog.defs)
+        if alike(left.right, right.left):
+            first, op1, shared, op2, last = left.left, left.op, left.right, right.op, right.right
+        elif alike(left.left, right.left) and movable(left.right):
+            first, op1, shared, op2, last = left.right, _FLIPPED[left.op], left.left, right.op, right.right
+        elif alike(left.right, right.right) and movable(right.left):
+            first, op1, shared, op2, last = left.left, left.op, left.right, _FLIPPED[right.op], right.left
+        elif alike(left.left, right.right) and movable(left.right) and movable(right.left):
+            first, op1, shared, op2, last = left.right, _FLIPPED[left.op], left.left, _FLIPPED[right.op], right.left
+        else:
+            return None
+        if not safe(shared, ok, self.prog.defs):
+            return None
+        worth = 1 if self.loops and self.loops[-1].statement and self.HOIST_ROWS else 2
+        for c in (left, right):
+            if (self.loops and self.movable(c) and self.scope_for(c) is not None) or self.tables.table(c, worth=worth):
+                return None
+        self.written.ops += own_operations(left) + own_operations(right)
+        return f"(({self.src(first)}) {op1} ({self.src(shared)}) {op2} ({self.src(last)}))"
 
     def folded(self, e):
         """`a and b` / `a or b` with a side known (known_truth) as the side it comes to: `true or x` is

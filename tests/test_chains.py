@@ -1,0 +1,64 @@
+"""`x > 0 and x < h` becomes Python's chained `0 < x < h`, the shared number computed once
+(ExprGen.chained), in each of its four shapes (the shared side left or right in each comparison).
+Each is computed for x from -1 to 6 with the chains on and off, against the truth worked out here;
+a shared part that can fail (`top` of an empty zone) is never chained, so it fails as written."""
+from __future__ import annotations
+
+import pytest
+
+from rulecraft.compile import codegen
+from rulecraft.compile.expressions import ExprGen
+from rulecraft.engine import machine
+from rulecraft.loader import load_file
+from rulecraft.runtime.errors import RulesRuntimeError
+
+RULES = '''game "Chains"
+players 2
+card Chip(n: 1..9) named "chip {n}"
+cards chips = [Chip(n) for n in 1..3]
+zone heap of Chip
+var h: Int = 4
+var x: Int per player
+rule play:
+    for k in -1..6:
+        player(1).x = k
+        let p = player(1)
+        say "{k}: {p.x > 0 and p.x < h} {p.x >= 1 and 5 > p.x} {0 < p.x and p.x <= h} {2 <= p.x and h >= p.x} {[c for c in 1..6 if c > 1 and c < p.x]}"
+    if top(heap).n > 0 and top(heap).n < 3:
+        h = 0
+'''
+
+
+def _run(path, monkeypatch, on: bool):
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    sources = []
+    original = codegen.Namespace.define
+
+    def define(self, name, head, lines, label, span=None):
+        sources.append("".join(text for _ind, text, _span in lines))
+        return original(self, name, head, lines, label, span)
+    with monkeypatch.context() as patch:
+        patch.setattr(ExprGen, "CHAINS", on)
+        patch.setattr(codegen.Namespace, "define", define)
+        program = load_file(path)
+    said = []
+    with pytest.raises(RulesRuntimeError) as failed:
+        machine.new_game(program, 2, None, 0, sink=said)
+    lines = ["".join(part if isinstance(part, str) else str(part) for part in segments) for _k, _a, segments in said]
+    return lines, str(failed.value), "".join(sources)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_each_shape_of_a_chain_gives_what_both_comparisons_give(rules_file, monkeypatch, on):
+    lines, failure, source = _run(rules_file(RULES), monkeypatch, on)
+
+    def b(v):
+        return "yes" if v else "no"
+    expected = [f"{k}: {b(0 < k < 4)} {b(1 <= k < 5)} {b(0 < k <= 4)} {b(2 <= k <= 4)} "
+                f"{', '.join(str(c) for c in range(2, k)) if k > 2 else 'nothing'}" for k in range(-1, 7)]
+    assert [line.rstrip() for line in lines] == expected
+    assert "top" in failure and "game.rules:13:" in failure            # the zone is empty: it fails as written
+    for chain in ("((0) < (m.vars[1][v3]) < (m.vars[0]))", "((1) <= (m.vars[1][v3]) < (5))",
+                  "((0) < (m.vars[1][v3]) <= (m.vars[0]))", "((2) <= (m.vars[1][v3]) <= (m.vars[0]))",
+                  "((1) < (v4) < (_h"):
+        assert (chain in source) is on, chain
