@@ -145,6 +145,14 @@ def best_code(helper, plain, python=None):
     return code
 
 
+def size_code(gen, call, a):
+    arg = call.args[0]
+    if type(arg).__name__ == "BuiltinCall" and arg.name == "distinct":     # how many different: no list made
+        with gen.unbinding():
+            return f"len(set({gen.seq(arg.args[0])}))"
+    return f"len({a})"
+
+
 def count_code(gen, call, a):
     arg = call.args[0]
     if type(arg).__name__ == "Comprehension":     # count(x > 2 for x in xs): how many pass, no list of booleans
@@ -167,7 +175,7 @@ def iterated(template, whole=False, truth=False):
 
 
 # ------------------------------------------------------------------ the functions
-declare("size", 1, "size(zone or list): how many", collection(None, T.INT), "len({a})")
+declare("size", 1, "size(zone or list): how many", collection(None, T.INT), size_code)
 declare("empty", 1, "empty(zone or list): true when nothing is there", collection(None, T.BOOL), "(not {a})")
 declare("top", 1, "top(zone): the top card", zone_end, top_code)
 declare("bottom", 1, "bottom(zone): the bottom card", zone_end,

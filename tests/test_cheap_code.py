@@ -1,6 +1,7 @@
 """Small rules of the expression compiler (docs/impl.md, "Computed once"): an inlined def's parameter
 that stands for a call is not computed once per use of it (`as_chip(best)` reads `best` once), and a
-constant index of a list known at load (`teams[1]`) is its value — an index out of range still fails."""
+constant index of a list known at load (`teams[1]`) is its value — an index out of range still fails —,
+and how many different values a list holds (`size(distinct(xs))`) is counted with no list made."""
 from __future__ import annotations
 
 import pytest
@@ -145,3 +146,11 @@ def test_a_side_known_true_or_false_is_folded_but_a_failing_one_is_still_compute
     assert "or ((True))" in play
     m = machine.new_game(load_file(rules_file(FOLDED.replace("top(empty).weight > 0 or ", ""))), 2)
     assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 42671
+
+
+@pytest.mark.parametrize("result, value", [("size(distinct([3, 1, 3, 2, 1]))", 3), ("size(distinct([as_chip(c).value for c in box]))", 4),
+                                           ("size(distinct(list(box)))", 4), ("size(distinct([total, total]))", 1),
+                                           ("size(distinct([as_chip(c).value mod 2 for c in box])) * 10 + size(distinct([1]))", 21)])
+def test_how_many_different_is_counted_with_no_list_made(rules_file, sources, result, value):
+    assert run(rules_file, result) == value
+    assert "dict.fromkeys" not in sources["rule play"] and "len(set(" in sources["rule play"], sources["rule play"]
