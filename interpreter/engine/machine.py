@@ -302,16 +302,14 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
                 fr = stack[-1]
                 fr[info.var_index] = info.values[k]
                 fr[1] = info.body_pc
-        else:
-            anytime = m.program.anytimes.get(action_id)
-            if anytime is not None:
-                # run the anytime action; the choice (still at its pc) then asks again
-                stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
-                if m.watch is not None:
-                    _run_anytime_watched(m)
-                    return
-            else:                     # the pass option of a `may choose`
-                stack[-1][1] = info.else_pc
+        elif k == info.size and info.may:     # the pass option of a `may choose` (no anytime option has its id)
+            stack[-1][1] = info.else_pc
+        else:                         # an anytime option: run it; the choice (still at its pc) then asks again
+            anytime = m.program.anytimes[action_id]
+            stack.append([anytime.code, 0, who] + [None] * (anytime.frame_size - 1))
+            if m.watch is not None:
+                _run_anytime_watched(m)
+                return
     else:
         m.ticks = budget
     entries = m.program.entries
