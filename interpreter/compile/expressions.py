@@ -140,6 +140,7 @@ class ExprGen:
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
+        self.nullable = None           # the locals of the function being written that may hold none (None: any may)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -171,6 +172,22 @@ class ExprGen:
             yield self.written
         finally:
             self.written = written
+
+    @contextmanager
+    def function_of(self, body):
+        """Write the function of a rule's or a def's `body`: its locals that may hold none are those read
+        somewhere in it as an optional value (a test `x != none` reads it so, before the reads it
+        narrows); the others always hold a value of their type where they are read (`may_be_none`)."""
+        nullable, self.nullable = self.nullable, frozenset(
+            n.slot for n in ir.walk(body) if type(n) is ir.Local
+            and (isinstance(n.type, T.OptionalT) or n.type is T.NONE or n.type is T.ANY))
+        try:
+            yield
+        finally:
+            self.nullable = nullable
+
+    def may_be_none(self, slot: int) -> bool:
+        return self.nullable is None or slot in self.nullable
 
     @contextmanager
     def unbinding(self):
@@ -275,7 +292,7 @@ class ExprGen:
         depths = [depth(k) for k in keys]
 
         def before(source, read):          # `source`, read before the loop, where the locals `read` hold a value
-            maybe = [k for k in read if depth(k) < 0]
+            maybe = [k for k in read if depth(k) < 0 and self.may_be_none(k)]
             return f"({source} if {' and '.join(f'v{k} is not None' for k in maybe)} else None)" if maybe else source
         if max(depths) < len(loops) - 1:   # the whole look-up is the same for every element
             scope = loops[max(depths) + 1]
@@ -671,7 +688,7 @@ class ExprGen:
             local_types, self.local_types = self.local_types, {}
             inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
             # its lets and result as statements (LoopGen.def_lines), or one expression
-            with self.apart():
+            with self.apart(), self.function_of(d.body):
                 lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
                     else [(1, f"return {self.src(d.body)}", d.span)]
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
