@@ -88,3 +88,36 @@ def test_the_dedup_is_left_out_only_where_no_repeat_can_be(rules_file, monkeypat
     monkeypatch.setattr(codegen.Namespace, "define", define)
     load_file(rules_file(body))
     assert any("dict.fromkeys(_xs)" in s for s in sources) is kept
+
+
+DEFS = '''game "Through a def"
+players 2
+card Chip(n: 1..9) named "chip {n}"
+cards chips = [Chip(n) for n in 1..9]
+zone heap of Chip
+zone shown of Chip per player
+def same(xs: List[Player]): List[Player] = xs
+def tops(ps: List[Player]): List[Chip] = [top(p.shown) for p in ps]
+rule setup:
+    move chips to heap
+    for p in players:
+        move top(heap) to p.shown
+rule play:
+    let all = players_from(player(1))
+    player(1) chooses q in same([player(2), player(2)]) as "point at {q}":
+        say "{q}"
+    player(1) chooses c in tops([player(2), player(2)]) as "take {c}":
+        say "{c}"
+'''
+
+
+def test_a_def_s_parameter_is_not_the_rule_s_local_of_its_slot(rules_file):
+    """In a def's body a local is the def's parameter, whatever the rule's local of the same slot holds
+    (here `all`, a list free of repeats): a def's result over its parameter keeps its dedup (a regression)."""
+    m = machine.new_game(load_file(rules_file(DEFS)), 2, None, 0)
+    offered = []
+    while m.result is None:
+        offered.append([o.label for o in machine.legal_options(m)])
+        assert len(set(machine.legal_ids(m))) == len(machine.legal_ids(m))
+        machine.decide(m, machine.legal_ids(m)[0])
+    assert offered == [["point at Player 2"], ["take chip 8"]], offered

@@ -497,3 +497,19 @@ def test_a_new_game_sets_every_slot_of_its_state():
     for slot in State.__slots__:
         getattr(m, slot)            # an unset slot raises AttributeError
     assert m.copy().same_as(m)
+
+
+def test_an_id_given_as_a_float_or_a_bool_takes_the_option_it_equals(rules_file):
+    """`decide(m, 1.0)` takes option 1, as it did when the machine looked the id up in the legal ids;
+    the value is then found by the id itself (a regression: a float reached a range's index)."""
+    program = load_file(rules_file(CHIPS))
+    for given in (float, lambda i: i):
+        s = start(rules_file(CHIPS), 2, seed=1)
+        first = machine.legal_ids(s.state)[0]
+        plain = start(rules_file(CHIPS), 2, seed=1)
+        machine.decide(s.state, given(first))
+        machine.decide(plain.state, first)
+        assert s.state.same_as(plain.state)
+    assert program.action_count > 0
+    with pytest.raises(IllegalDecision):
+        machine.decide(start(rules_file(CHIPS), 2, seed=1).state, 0.5)

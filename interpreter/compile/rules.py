@@ -634,7 +634,7 @@ class RuleGen(StatementGen):
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
 
-    def distinct(self, e, depth: int = 0) -> bool:
+    def distinct(self, e, depth: int = 0, own: bool = True) -> bool:
         """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,
         the seats or teams (or those from a seat, or a team's members), a range, an enum, a card type,
         a card set made of distinct cards, a filter of such a list, the top (or bottom) cards of each
@@ -649,23 +649,23 @@ class RuleGen(StatementGen):
             return values is not None and len(set(values)) == len(values)
         if isinstance(e, ir.ListLit):
             if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
-                return self.distinct(e.items[0], depth + 1)
+                return self.distinct(e.items[0], depth + 1, own)
             if len(e.items) == 1:
                 return not isinstance(e.items[0], ir.Comprehension)      # one value
             return all(isinstance(i, ir.Const) for i in e.items) and len({i.value for i in e.items}) == len(e.items)
         if isinstance(e, ir.Comprehension):
-            return len(e.fors) == 1 and self.distinct(e.fors[0].iterable, depth + 1) \
+            return len(e.fors) == 1 and self.distinct(e.fors[0].iterable, depth + 1, own) \
                 and self.one_to_one(e.element, e.fors[0].slot)
         if isinstance(e, ir.Index):
             return isinstance(e.seq, ir.ListLit) and e.seq.items \
-                and all(not isinstance(i, ir.Comprehension) and self.distinct(i, depth + 1) for i in e.seq.items)
+                and all(not isinstance(i, ir.Comprehension) and self.distinct(i, depth + 1, own) for i in e.seq.items)
         if isinstance(e, ir.Cond):
-            return self.distinct(e.then, depth + 1) and self.distinct(e.other, depth + 1)
+            return self.distinct(e.then, depth + 1, own) and self.distinct(e.other, depth + 1, own)
         if isinstance(e, ir.DefCall):       # whatever the arguments, the def's body says it
-            return self.distinct(self.prog.defs[e.name].body, depth + 1)
+            return self.distinct(self.prog.defs[e.name].body, depth + 1, False)
         if isinstance(e, ir.BuiltinCall):
             return e.name in ("players_from", "members")
-        if isinstance(e, ir.Local):
+        if isinstance(e, ir.Local) and own:
             value = self.bound_once(e.slot)
             return value is not None and self.distinct(value, depth + 1)
         return False
