@@ -284,7 +284,7 @@ def decide(m: State, action_id: int, budget: int = STEP_BUDGET) -> None:
         ci, who, ids = pending
         if action_id not in ids:
             raise IllegalDecision(f"option {action_id} is not one of the legal options now")
-        if type(action_id) is not int:        # 1.0 or True for option 1: the id it equals
+        if action_id.__class__ is not int:    # 1.0 or True for option 1: the id it equals (no call of type())
             action_id = ids[ids.index(action_id)]
         info = m.program.choices[ci]
         k = action_id - info.offset
