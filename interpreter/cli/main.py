@@ -30,6 +30,7 @@ commands:
   replay   replay a transcript written by --log, checking every decision
   test     run a game's scenarios and explore random games for broken rules
   simulate play many games by agents; win rates, scores, lengths and design metrics
+  sweep    play every setting of some options on the same seeds; which is best
   tournament  agents against each other in a round robin, rated on Elo's scale
   fmt      lay out rule files in the one canonical way (--check, --diff)
   lsp      a language server for editors (needs rulecraft[lsp])
@@ -46,6 +47,7 @@ examples:
   rulecraft test examples/blackmore-no-refill.rules --explore 5
   rulecraft replay rulecraft-failures/blackmore-no-refill.failure.yaml --step --omniscient
   rulecraft simulate blackmore -n 1000 --players 2 --agents ismcts:iterations=100,random
+  rulecraft sweep blackmore --vary hand_size=4..8 -n 400 --players 3 --target balance
 
 Run 'rulecraft COMMAND --help' for a command's options."""
 
@@ -122,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_test(sub, GAME_HELP, SET_HELP)
     from .simulate import add_parser as add_simulate
     add_simulate(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
+    from .sweep import add_parser as add_sweep
+    add_sweep(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
     from .tournament import add_parser as add_tournament
     add_tournament(sub, GAME_HELP, SET_HELP)
     from .fmt import add_parser as add_fmt
@@ -150,12 +154,13 @@ def _commands():
     from .run import cmd_run
     from .simulate import cmd_simulate
     from .test import cmd_test
+    from .sweep import cmd_sweep
     from .tournament import cmd_tournament
     from .fmt import cmd_fmt
     from .lsp import cmd_lsp
     from .doc import cmd_doc
     return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
-            "test": cmd_test, "simulate": cmd_simulate, "tournament": cmd_tournament, "fmt": cmd_fmt,
+            "test": cmd_test, "simulate": cmd_simulate, "sweep": cmd_sweep, "tournament": cmd_tournament, "fmt": cmd_fmt,
             "lsp": cmd_lsp, "doc": cmd_doc}
 
 
