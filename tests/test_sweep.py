@@ -135,3 +135,11 @@ def test_a_plot_is_drawn(capsys, tmp_path):
     assert main(["sweep", HEAD_START, "--vary", "head_start=0..2", "-n", "10", "--workers", "1",
                  "--plot", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_simulate_measures_the_skill_trace_on_request(capsys):
+    assert main(["simulate", HEAD_START, "-n", "6", "--workers", "1", "--skill", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["skill_curve"]) == 2 and 0 <= out["metrics"]["skill_trace"] <= 1
+    assert main(["simulate", HEAD_START, "-n", "6", "--workers", "1", "--json"]) == 0
+    assert "skill_trace" not in json.loads(capsys.readouterr().out)["metrics"]     # it costs search games: asked for

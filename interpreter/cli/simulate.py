@@ -38,6 +38,9 @@ def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
                    "needs the 'plot' extra)")
     p.add_argument("--compare", metavar="GAME", help="also play the same seeds on this game or rules file, and "
                    "compare each figure")
+    p.add_argument("--skill", metavar="K", type=int, help=(
+        "also measure the skill trace: K matches in which one seat's ISMCTS searches twice as long as the "
+        "others' (1, 2, 4, … iterations), 10 games each (docs/simulating.md)"))
 
 
 def cmd_simulate(args) -> int:
@@ -109,8 +112,22 @@ def _side(args, ref: str, workers: int) -> dict:
     with progress.bar(program.title, args.games, unit="games") as live:
         results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
     summary = metrics.summarise(results, players, len(program.teams))
+    if getattr(args, "skill", None):
+        _skill(summary, path, players, args, len(program.teams), workers)
     return {"program": program, "title": program.title, "ref": ref, "players": players, "agents": kinds, "options": shown,
             "results": results, "summary": summary}
+
+
+def _skill(summary: dict, path: str, players: int, args, teams: int, workers: int) -> None:
+    """Add the skill trace and its curve to a summary's metrics (simulate/sweep.py defines it)."""
+    from ..simulate import sweep
+    if not 1 <= args.skill <= 12:
+        raise UserError("--skill takes 1 to 12 matches (the strongest searches 2^K iterations)")
+    setting = sweep.Setting("", path, tuple(args.set), True)
+    curve = sweep.play([setting], players, (), args.seed, 0, workers, args.backend,
+                       skill=("ismcts", args.skill, 10), teams=teams)["skill"][setting]
+    summary["metrics"]["skill_trace"] = sweep.skill_trace(curve)
+    summary["skill_curve"] = curve
 
 
 def _table(side: dict) -> list[str]:
@@ -136,6 +153,9 @@ def _table(side: dict) -> list[str]:
     lines.append("design metrics (docs/simulating.md):")
     for key, value in s["metrics"].items():
         lines.append(f"  {key.replace('_', ' '):<24} {value:.3f}")
+    if "skill_curve" in s:
+        lines.append(f"  skill curve (strong seat's utility, match by match): "
+                     + " ".join(f"{y:.2f}" for y in s["skill_curve"]))
     for e in s["errors"]:
         lines.append(f"rules failed: {e}")
     return lines

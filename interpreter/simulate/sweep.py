@@ -127,7 +127,7 @@ def direction(target: str) -> tuple[str, int]:
     return name, DIRECTIONS[name]
 
 
-def _resamples(n: int, seed: int, count: int = RESAMPLES) -> list[list[int]]:
+def _resamples(n: int, seed: int, count: int) -> list[list[int]]:
     rng = random.Random(f"rulecraft-sweep:{seed}:{n}")
     return [[rng.randrange(n) for _ in range(n)] for _ in range(count)]
 
@@ -155,32 +155,45 @@ def _percentile(xs: list[float], q: float) -> float:
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
+class Bootstrap:
+    """Figures of resampled games, made once per setting and number of games: resample b draws the same
+    game indices for every setting of that size, so settings are compared pair by pair (game i of each
+    has the same seed) at the cost of one set of resamples per setting."""
+
+    def __init__(self, players: int, teams: int, seed: int, count: int = RESAMPLES):
+        self.players, self.teams, self.seed, self.count = players, teams, seed, count
+        self.memo: dict = {}
+
+    def of(self, setting, results: list, n: int) -> list[dict]:
+        key = (setting, n)
+        if key not in self.memo:
+            self.memo[key] = [figures([results[i] for i in idx], self.players, self.teams)
+                              for idx in _resamples(n, self.seed, self.count)] if n > 1 else []
+        return self.memo[key]
+
+
 def analyse(played: dict, players: int, teams: int, seed: int) -> dict:
     """Figures with intervals for each setting, and which differ significantly from the reference.
 
     `played` maps each Setting to its results (game i of each at the same seed); settings with
     fewer games (stopped by racing) are compared on the games they share with the reference."""
     ref = next(s for s in played if s.reference)
+    boot = Bootstrap(players, teams, seed)
     rows = {}
-    samples = {}
     for s, results in played.items():
-        n = len(results)
-        values = figures(results, players, teams)
-        boots = [figures([results[i] for i in idx], players, teams) for idx in _resamples(n, seed)] if n > 1 else []
-        samples[s] = boots
-        rows[s] = {"games": n, "figures": {k: {"value": v, "ci": _ci([b[k] for b in boots if k in b], v)}
-                                           for k, v in values.items()}, "differs": {}}
+        boots = boot.of(s, results, len(results))
+        rows[s] = {"games": len(results), "differs": {},
+                   "figures": {k: {"value": v, "ci": _ci([b[k] for b in boots if k in b], v)}
+                               for k, v in figures(results, players, teams).items()}}
     names = list(rows[ref]["figures"])
     pvalues: dict = {name: {} for name in names}
     for s, results in played.items():
-        if s is ref:
-            continue
         n = min(len(results), len(played[ref]))
-        if n < 2:
+        if s is ref or n < 2:
             continue
-        boots_s, boots_r = _paired(results[:n], played[ref][:n], players, teams, seed)
+        pairs = list(zip(boot.of(s, results, n), boot.of(ref, played[ref], n)))
         for name in names:
-            diffs = [a[name] - b[name] for a, b in zip(boots_s, boots_r) if name in a and name in b]
+            diffs = [a[name] - b[name] for a, b in pairs if name in a and name in b]
             if diffs:
                 pvalues[name][s] = _p_two_sided(diffs)
     for name, by_setting in pvalues.items():
@@ -189,17 +202,13 @@ def analyse(played: dict, players: int, teams: int, seed: int) -> dict:
     return {"reference": ref, "rows": rows}
 
 
-def _paired(a: list, b: list, players: int, teams: int, seed: int) -> tuple[list, list]:
-    """Figures of the same resampled game indices of two settings."""
-    idxs = _resamples(len(a), seed + 1)
-    return ([figures([a[i] for i in idx], players, teams) for idx in idxs],
-            [figures([b[i] for i in idx], players, teams) for idx in idxs])
-
-
 def _ci(values: list[float], value: float) -> list[float]:
     if not values:
         return [value, value]
     return [_percentile(values, 0.025), _percentile(values, 0.975)]
+
+
+RACE_RESAMPLES = 100     # racing tests after every round: fewer resamples, the same pairing
 
 
 def worse_than_best(played: dict, alive: list, target: str, way: int, players: int, teams: int, seed: int) -> set:
@@ -209,13 +218,14 @@ def worse_than_best(played: dict, alive: list, target: str, way: int, players: i
         raise UserError(f"--target {target}: no such figure (the figures: "
                         f"{', '.join(sorted(figures(played[alive[0]], players, teams)))})")
     best = max(alive, key=lambda s: way * value[s])
+    boot = Bootstrap(players, teams, seed, RACE_RESAMPLES)
     pvalues = {}
     for s in alive:
         if s is best or s.reference:
             continue
         n = min(len(played[s]), len(played[best]))
-        boots_s, boots_b = _paired(played[s][:n], played[best][:n], players, teams, seed)
-        diffs = [way * (b[target] - a[target]) for a, b in zip(boots_s, boots_b)]
+        diffs = [way * (b[target] - a[target])
+                 for a, b in zip(boot.of(s, played[s], n), boot.of(best, played[best], n))]
         pvalues[s] = (sum(1 for d in diffs if d <= 0) + 1) / (len(diffs) + 1)     # one-sided: s is no worse
     return {s for s, significant in _holm(pvalues).items() if significant}
 
