@@ -143,3 +143,12 @@ def test_simulate_measures_the_skill_trace_on_request(capsys):
     assert len(out["skill_curve"]) == 2 and 0 <= out["metrics"]["skill_trace"] <= 1
     assert main(["simulate", HEAD_START, "-n", "6", "--workers", "1", "--json"]) == 0
     assert "skill_trace" not in json.loads(capsys.readouterr().out)["metrics"]     # it costs search games: asked for
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep", "tournament"])
+def test_the_help_says_percent_once(capsys, command):
+    with pytest.raises(SystemExit):
+        from rulecraft.cli.main import build_parser
+        build_parser().parse_args([command, "--help"])
+    out = capsys.readouterr().out
+    assert "95 %" in out and "%%" not in out

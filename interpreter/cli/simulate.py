@@ -19,7 +19,7 @@ from . import common, progress
 
 def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
     p = sub.add_parser("simulate", help="play many games by agents and measure the rules", description=(
-        "Agents play GAME N times; prints each seat's win rate (with a 95%% interval), scores, game length, "
+        "Agents play GAME N times; prints each seat's win rate (with a 95 % interval), scores, game length, "
         "first-player advantage and design metrics (see docs/simulating.md). Each game's seed comes from "
         "--seed and the game's number, so the figures are the same for any --workers or --backend."))
     p.add_argument("game", metavar="GAME", help=game_help)

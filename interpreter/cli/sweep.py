@@ -20,7 +20,7 @@ from . import common, progress
 def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
     p = sub.add_parser("sweep", help="play every setting of some options; which is best", description=(
         "Agents play GAME N times at every combination of the --vary'd options, on the same seeds, and "
-        "each setting's figures are set side by side with 95%% intervals; '*' marks a figure that differs "
+        "each setting's figures are set side by side with 95 % intervals; '*' marks a figure that differs "
         "significantly from the reference (the defaults with any --set): a paired bootstrap on the shared "
         "seeds, Holm-corrected for the number of settings. --target ranks the settings and stops clearly "
         "worse ones early (racing); --skill measures whether thinking longer wins more (docs/simulating.md)."))

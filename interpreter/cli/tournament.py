@@ -13,7 +13,7 @@ from . import common, progress
 def add_parser(sub, game_help: str, set_help: str) -> None:
     p = sub.add_parser("tournament", help="agents against each other, rated", description=(
         "Every group of --players different agents plays -n games at every order of seats, each order on the "
-        "same deals; prints each agent's win rate (95%% interval), its rating on Elo's scale (Bradley-Terry) "
+        "same deals; prints each agent's win rate (95 % interval), its rating on Elo's scale (Bradley-Terry) "
         "and how it fared against each other agent. See docs/simulating.md."))
     p.add_argument("game", metavar="GAME", help=game_help)
     p.add_argument("--agents", "-a", metavar="A,B,...", required=True, help="at least two agents, with settings "
