@@ -176,8 +176,8 @@ class SearchAgent:
                     a = untried[rng.randrange(len(untried))]
                     child = node.children[a] = _Node()
                     child.avail = 1
+                    path.append((child, who))       # (before deciding: a decision that fails still counts a visit)
                     machine.decide(state, a)
-                    path.append((child, who))
                     break
                 best, choice = -math.inf, ids[0]
                 lo, spread = self.lo, (self.hi - self.lo) or 1.0
@@ -187,8 +187,8 @@ class SearchAgent:
                     if score > best:
                         best, choice = score, a
                 node = node.children[choice]
-                machine.decide(state, choice)
                 path.append((node, who))
+                machine.decide(state, choice)
             self._playout(state)
             if self.by_score is None:
                 self.by_score = one_side(state)

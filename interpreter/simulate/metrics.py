@@ -89,7 +89,7 @@ def summarise(results, players: int, teams: int = 0) -> dict:
     return {"games": n, "finished": len(done), "players": players, "seats": seats,
             "lengths": {"mean": length_mean, "sd": length_sd, "min": min(lengths, default=0),
                         "max": max(lengths, default=0)},
-            "first_player_advantage": {"win_rate": rates[0] if rates else 0.0, "fair_share": 1 / players,
+            "first_player_advantage": {"win_rate": rates[0] if rates else 0.0, "fair_share": 1 / (min(teams, players) or players),
                                        "ci": seats[0]["ci"] if seats else [0.0, 1.0]},
             "metrics": metrics,
             "errors": sorted({r.error for r in results if r.error})[:5]}
