@@ -40,3 +40,68 @@ def test_too_few_agents_for_a_fixed_table_is_one_sentence(capsys, command):
 def test_the_fair_share_of_a_team_game_is_its_teams_share(capsys):
     out = simulate_json(capsys, str(HERE / "pairs.rules"), "-n", "20")
     assert out["first_player_advantage"]["fair_share"] == 0.5
+
+
+# ------------------------------------------------------------------ Gymnasium's edge cases
+def test_gymnasium_deals_again_a_game_its_opponents_end_before_the_seats_first_turn():
+    """An opponent that concedes at once (`first` takes "concede") would leave the learner a finished
+    game with nothing legal; reset deals again until the seat has a decision, and says how often."""
+    from rulecraft.rl import gymnasium as rcgym
+
+    class ConcedesOnce:
+        games = 0
+
+        def choose(self, seat):
+            self.games += 1
+            return seat.legal_ids()[0 if self.games == 1 else -1]      # "concede" once, then "play on"
+
+    env = rcgym.env(str(HERE / "early-end.rules"), seat=2, opponents=[ConcedesOnce()])
+    obs, info = env.reset(seed=3)
+    assert obs["action_mask"].any() and env.action_masks().any() and info["legal_moves"]
+    assert info["dealt_again"] == 1
+    # …and with opponents that play on, the seat's step ends the game with its true reward
+    env = rcgym.env(str(HERE / "early-end.rules"), seat=2, opponents="random")
+    rewards = set()
+    for seed in range(8):
+        obs, info = env.reset(seed=seed)
+        assert obs["action_mask"].any() and info["legal_moves"]
+        _obs, reward, terminated, _truncated, info = env.step(info["legal_moves"][-1])     # "name 2"
+        assert terminated and not info.get("illegal_action")
+        rewards.add(reward)
+    assert rewards <= {0.5, 1.0} and 1.0 in rewards
+
+
+def test_gymnasium_says_so_when_the_seat_never_gets_a_turn():
+    from rulecraft.rl import gymnasium as rcgym
+    from rulecraft import UserError
+    env = rcgym.env(str(HERE / "always-early.rules"), seat=2)
+    with pytest.raises(UserError, match="never has a decision"):
+        env.reset(seed=0)
+
+
+def test_gymnasium_action_masks_before_reset_and_array_actions():
+    import numpy as np
+    from rulecraft.rl import gymnasium as rcgym
+    from rulecraft import UserError
+    env = rcgym.env("examples/nim.rules", seat=1)
+    with pytest.raises(UserError, match="reset"):
+        env.action_masks()
+    _obs, info = env.reset(seed=0)
+    a = info["legal_moves"][0]
+    twin = rcgym.env("examples/nim.rules", seat=1)
+    twin.reset(seed=0)
+    one, two = env.step(np.array([a])), twin.step(np.int64(a))
+    assert not one[4].get("illegal_action") and one[1:4] == two[1:4]
+    assert (one[0]["observation"] == two[0]["observation"]).all()
+    with pytest.raises(UserError, match="one action id"):
+        env.step(np.array([a, a]))
+
+
+def test_gymnasium_env_checker_on_the_early_end():
+    import warnings
+    from gymnasium.utils.env_checker import check_env
+    from rulecraft.rl import gymnasium as rcgym
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(rcgym.env(str(HERE / "early-end.rules"), seat=2, opponents="random"))
+    assert not [w for w in caught if "spec" not in str(w.message)]
