@@ -105,3 +105,164 @@ def test_gymnasium_env_checker_on_the_early_end():
         warnings.simplefilter("always")
         check_env(rcgym.env(str(HERE / "early-end.rules"), seat=2, opponents="random"))
     assert not [w for w in caught if "spec" not in str(w.message)]
+
+
+# ------------------------------------------------------------------ `outcome`: the declaration
+def rules(tmp_path, text: str) -> str:
+    path = tmp_path / "game.rules"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+BASE = '''game "G"
+players 2
+var points: Int per player
+rule play:
+    for p in players:
+        p chooses k in 0..2 as "take {k}":
+            p.points = k
+'''
+
+
+@pytest.mark.parametrize("lines, message", [
+    ("outcome zero-some\nscore p = p.points", "an outcome is cooperative, zero-sum or constant-sum, not 'zero-some'"),
+    ("outcome cooperative\nscore p = 0", "a cooperative game says when its players win together"),
+    ("outcome zero-sum when true\nscore p = p.points", "only a cooperative outcome takes `when`"),
+    ("outcome constant-sum\nscore p = p.points", "a constant-sum outcome gives the sum of the scores"),
+    ("outcome zero-sum 3\nscore p = p.points", "only a constant-sum outcome takes a number"),
+    ("outcome zero-sum, points -2..2\nscore p = p.points", "an outcome's bounds are written `, scores LO..HI`"),
+    ("outcome zero-sum, scores 2..-2\nscore p = p.points", "the scores' bounds 2..-2 are empty"),
+    ("outcome zero-sum", "a zero-sum game needs a `score`"),
+    ("outcome cooperative when 3\nscore p = 0", "a cooperative game's `when`"),
+    ("outcome zero-sum\noutcome zero-sum\nscore p = p.points", "a second 'outcome' declaration"),
+])
+def test_a_bad_outcome_is_a_clear_error(tmp_path, lines, message):
+    import rulecraft
+    from rulecraft.diagnostics import RulesError
+    with pytest.raises(RulesError) as info:
+        rulecraft.load(rules(tmp_path, BASE + lines + "\n"))
+    assert message in str(info.value)
+
+
+def test_a_cooperative_game_is_won_or_lost_by_all_together():
+    import rulecraft
+    game = rulecraft.load(str(HERE / "crew.rules"))
+    results = set()
+    for seed in range(12):
+        match = game.new(seed=seed)
+        while not match.over:
+            match.apply(match.legal_ids()[seed % 2 * -1])          # all "add 0", or all "add 5"
+        results.add((tuple(match.winners), tuple(match.returns("win").values())))
+    assert results == {((), (0.0, 0.0, 0.0)), ((1, 2, 3), (1.0, 1.0, 1.0))}
+
+
+@pytest.mark.parametrize("score, message", [
+    ("p.points", "sum to"),                                      # 0 + 2 breaks zero-sum
+    ("if p.seat == 1 then 5 else -5", "Player 1's score is 5, outside the declared `scores -2..2`"),
+])
+def test_a_declared_sum_or_bound_the_rules_break_is_their_error(tmp_path, score, message):
+    import rulecraft
+    from rulecraft.runtime.errors import RulesRuntimeError
+    game = rulecraft.load(rules(tmp_path, BASE + f"outcome zero-sum, scores -2..2\nscore p = {score}\n"))
+    match = game.new(seed=0)
+    with pytest.raises(RulesRuntimeError, match=message):
+        while not match.over:
+            match.apply(match.legal_ids()[-1 if match.to_move == 2 else 0])
+
+
+def test_a_cooperative_game_has_one_score(tmp_path):
+    import rulecraft
+    from rulecraft.runtime.errors import RulesRuntimeError
+    game = rulecraft.load(rules(tmp_path, BASE + "outcome cooperative when true\nscore p = p.points\n"))
+    match = game.new(seed=0)
+    with pytest.raises(RulesRuntimeError, match="share one result, but their scores differ"):
+        while not match.over:
+            match.apply(match.legal_ids()[-1 if match.to_move == 2 else 0])
+
+
+# ------------------------------------------------------------------ simulate and tournament honour it
+def test_simulate_reports_a_cooperative_game_lost_at_score_0(capsys):
+    """A crew of one team that scores 0 used to win every game (one side: every seat a winner)."""
+    out = simulate_json(capsys, str(HERE / "crew.rules"), "-n", "10", "--agents", "first")
+    assert out["outcome"] == "cooperative"
+    assert [s["win_rate"] for s in out["seats"]] == [0.0, 0.0, 0.0]
+    assert [s["score_mean"] for s in out["seats"]] == [0.0, 0.0, 0.0]
+    assert out["metrics"]["drawishness"] == 0.0
+    out = simulate_json(capsys, str(HERE / "crew.rules"), "-n", "30")
+    rate = out["seats"][0]["win_rate"]
+    assert 0 < rate < 1 and [s["win_rate"] for s in out["seats"]] == [rate] * 3
+    assert out["first_player_advantage"]["win_rate"] == rate and out["metrics"]["balance"] == 1.0
+    assert main(["simulate", str(HERE / "crew.rules"), "-n", "4", "--workers", "1"]) == 0
+    assert "together: the players win" in capsys.readouterr().out
+
+
+def test_simulate_says_a_game_of_one_side_has_nothing_to_win(capsys):
+    assert main(["simulate", str(HERE / "coop3.rules"), "-n", "2", "--workers", "1"]) == 0
+    assert "one side: every seat wins every game" in capsys.readouterr().out
+
+
+def test_the_first_player_is_the_seat_that_moved_first(capsys):
+    """The starter is drawn at random and always wins: seat 1 wins about half, the first mover all."""
+    out = simulate_json(capsys, str(HERE / "random-start.rules"), "-n", "40")
+    assert out["first_player_advantage"]["win_rate"] == 1.0 == out["metrics"]["advantage"]
+    assert out["first_player_advantage"]["games"] == 40
+    assert 0.2 < out["seats"][0]["win_rate"] < 0.8
+
+
+def test_a_tournament_of_a_cooperative_game_splits_every_pair(capsys):
+    assert main(["tournament", str(HERE / "crew.rules"), "--agents", "random,first,greedy", "-n", "2",
+                 "--json", "--workers", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for row in out["agents"]:
+        assert set(row["against"].values()) == {0.5}          # seats that win or lose together never beat each other
+
+
+# ------------------------------------------------------------------ the adapters
+def test_openspiel_knows_a_zero_sum_poker_and_its_bounds():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr, exploitability, expected_game_score
+    from rulecraft.rl import openspiel as rcos
+    game = rcos.load_game(str(HERE / "kuhn.rules"), reward="score")
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-2.0, 2.0, 0.0)
+    solver = cfr.CFRPlusSolver(game)
+    for _ in range(60):
+        solver.evaluate_and_update_policy()
+    policy = solver.average_policy()
+    assert exploitability.exploitability(game, policy) < 0.01
+    value = expected_game_score.policy_value(game.new_initial_state(), [policy] * 2)[0]
+    assert value == pytest.approx(-1 / 18, abs=0.01)                 # Kuhn poker's value for the first player
+
+
+@pytest.mark.parametrize("ref, reward, utility, bounds", [
+    ("split.rules", "score", "CONSTANT_SUM", (0.0, 10.0, 10.0)),
+    ("crew.rules", "win", "IDENTICAL", (0.0, 1.0, None)),
+    ("crew.rules", "score", "IDENTICAL", None),
+    ("pairs.rules", "win", "CONSTANT_SUM", (0.0, 1.0, 1.0)),
+    ("pairs.rules", "score", "GENERAL_SUM", None),
+])
+def test_openspiel_utility_follows_the_declared_outcome(ref, reward, utility, bounds):
+    pyspiel = pytest.importorskip("pyspiel")
+    from rulecraft.rl import openspiel as rcos
+    game = rcos.load_game(str(HERE / ref), reward=reward)
+    assert game.get_type().utility == getattr(pyspiel.GameType.Utility, utility)
+    if bounds is not None:
+        total = game.utility_sum() if bounds[2] is not None else None
+        assert (game.min_utility(), game.max_utility(), total) == bounds
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_pettingzoo_rewards_a_cooperative_game_together():
+    from rulecraft.rl import pettingzoo as rcpz
+    seen = set()
+    for seed in range(6):
+        env = rcpz.env(str(HERE / "crew.rules"))
+        env.reset(seed=seed)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _info = env.last()
+            totals[agent] += reward
+            env.step(None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"]))
+        seen.add(tuple(totals.values()))
+    assert seen == {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0)}
+
