@@ -266,3 +266,18 @@ def test_pettingzoo_rewards_a_cooperative_game_together():
         seen.add(tuple(totals.values()))
     assert seen == {(0.0, 0.0, 0.0), (1.0, 1.0, 1.0)}
 
+
+# ------------------------------------------------------------------ what a save holds, said where one saves
+def test_play_says_a_save_holds_what_the_seat_may_not_see(capsys, monkeypatch, tmp_path):
+    """A save needs every seat's hidden cards and choices and the random generator's state to resume;
+    the player who saves is told so in the prompt's help and in the confirmation."""
+    from helpers import Keyboard
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("builtins.input", Keyboard(["help", "save mid.yaml", "quit"]))
+    assert main(["play", "blackmore", "--seat", "1", "--players", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    help_text = " ".join(out[out.index("Answer with an option's number"):].split())
+    assert "a save is the whole game: every seat's hidden cards and choices and the random generator" in help_text
+    confirmation = out[out.index("saved to mid.yaml"):].splitlines()[0:2]
+    assert "holds what your seat may not see" in " ".join(confirmation)
+    assert (tmp_path / "mid.yaml").exists()
