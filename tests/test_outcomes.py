@@ -281,3 +281,26 @@ def test_play_says_a_save_holds_what_the_seat_may_not_see(capsys, monkeypatch, t
     confirmation = out[out.index("saved to mid.yaml"):].splitlines()[0:2]
     assert "holds what your seat may not see" in " ".join(confirmation)
     assert (tmp_path / "mid.yaml").exists()
+
+
+def test_the_search_values_a_cooperative_game_as_one_result(tmp_path):
+    """Three seats without teams that win together: each gets the whole win (not a third of it), and the
+    search backs up outcomes (not raw scores, as in a game of one side with nothing to win)."""
+    import rulecraft
+    from rulecraft.agents import search
+    game = rulecraft.load(rules(tmp_path, '''game "Pull together"
+players 3
+var total: Int = 0
+rule play:
+    for p in players:
+        p chooses k in 0..5 as "add {k}":
+            total += k
+outcome cooperative when total >= 10
+score p: Player = total
+'''))
+    for pick, expected in ((-1, [1.0] * 3), (0, [0.0] * 3)):
+        match = game.new(seed=0)
+        while not match.over:
+            match.apply(match.legal_ids()[pick])
+        state = match.session.state
+        assert search.outcome(state) == expected and not search.one_side(state)

@@ -54,13 +54,13 @@ def estimate(state) -> list[float]:
     if judge is None:
         return [0.5] * state.n
     scores = [machine._score(state, judge, p) for p in range(state.n)]
+    sides = outcomes.sides(program, state.n)
     best: dict[int, int] = {}
-    for p, s in enumerate(scores):
-        side = side_of(program, p)
+    for side, s in zip(sides, scores):
         best[side] = max(best.get(side, s), s)
     out = []
     for p, own in enumerate(scores):
-        others = [v for side, v in best.items() if side != side_of(program, p)]
+        others = [v for side, v in best.items() if side != sides[p]]
         rival = max(others) if others else 0
         out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
     return out

@@ -46,6 +46,14 @@ def side_of(program, seat: int) -> int:
     return seat % len(program.teams) if program.teams else seat
 
 
+def sides(program, players: int) -> list[int]:
+    """Every seat's side (side_of), at once."""
+    if program.outcome is not None and program.outcome.kind == "cooperative":
+        return [0] * players
+    teams = len(program.teams)
+    return [p % teams for p in range(players)] if teams else list(range(players))
+
+
 def side_count(program, players: int) -> int:
     """How many sides play: 1 in a cooperative game, the teams (at most one per seat), else the seats."""
     if one_result(program):
