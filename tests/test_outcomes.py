@@ -304,3 +304,11 @@ score p: Player = total
             match.apply(match.legal_ids()[pick])
         state = match.session.state
         assert search.outcome(state) == expected and not search.one_side(state)
+
+
+def test_one_team_without_an_outcome_is_warned(tmp_path):
+    import rulecraft
+    game = rulecraft.load(rules(tmp_path, BASE.replace('players 2\n', 'players 2\nteams Crew\n') + "score p = 0\n"))
+    assert [w.message for w in game.program.warnings] == ["with one team, every player wins every game"]
+    crew = rulecraft.load(str(HERE / "crew.rules"))
+    assert not crew.program.warnings

@@ -36,6 +36,9 @@ class Declarations(Generics):
             self.error(self.empty_span, "this file declares no game",
                        "a game needs at least `players N` and `rule play:` (see docs/language.md)")
         self.teams = d_teams[-1].names if d_teams else ()
+        if len(self.teams) == 1 and self.min_players > 1 and not any(isinstance(d, ast.OutcomeDecl) for d in self.decls):
+            self.warn(d_teams[-1].span, "with one team, every player wins every game",
+                      "say when they win together: `outcome cooperative when …` (docs/language.md)")
         self.globals["players"] = BuiltinValue("players", T.ListT(T.PLAYER))
         self.globals["player_count"] = BuiltinValue("player_count", T.INT)
         if self.teams:
