@@ -312,3 +312,26 @@ def test_one_team_without_an_outcome_is_warned(tmp_path):
     assert [w.message for w in game.program.warnings] == ["with one team, every player wins every game"]
     crew = rulecraft.load(str(HERE / "crew.rules"))
     assert not crew.program.warnings
+
+
+def test_winners_in_the_rules_follow_a_cooperative_outcome(tmp_path):
+    import rulecraft
+    from helpers import var_slot
+    game = rulecraft.load(rules(tmp_path, '''game "Count the winners"
+players 3
+var total: Int = 0
+var counted: Int = -1
+rule play:
+    for p in players:
+        p chooses k in 0..5 as "add {k}":
+            total += k
+    counted = size(winners)
+outcome cooperative when total >= 10
+score p: Player = total
+'''))
+    for pick, expected in ((-1, 3), (0, 0)):
+        match = game.new(seed=0)
+        while not match.over:
+            match.apply(match.legal_ids()[pick])
+        state = match.session.state
+        assert state.vars[var_slot(game.program, "counted")] == expected == len(match.winners)
