@@ -335,3 +335,15 @@ score p: Player = total
             match.apply(match.legal_ids()[pick])
         state = match.session.state
         assert state.vars[var_slot(game.program, "counted")] == expected == len(match.winners)
+
+
+def test_gymnasium_deals_again_a_game_the_limit_stops_before_the_seats_turn(tmp_path):
+    """`limit decisions 2`: the opponent plays on and names its number, the last decision allowed, so
+    seat 2 could never act."""
+    from rulecraft import UserError
+    from rulecraft.rl import gymnasium as rcgym
+    path = tmp_path / "short.rules"
+    path.write_text((HERE / "early-end.rules").read_text(encoding="utf-8") + "limit decisions 2\n", encoding="utf-8")
+    env = rcgym.env(str(path), seat=2, opponents="random")
+    with pytest.raises(UserError, match="never has a decision"):
+        env.reset(seed=0)

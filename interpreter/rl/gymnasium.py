@@ -74,7 +74,7 @@ class RulecraftEnv(gymnasium.Env):
         super().reset(seed=seed)
         for dealt_again in range(MAX_DEALS):
             self._new_game(int(self.np_random.integers(2 ** 31)))
-            if self.match.to_move == self.seat and not self.match.over:
+            if self.match.to_move == self.seat and not self.match.over and not self._limit_reached():
                 break
         else:
             raise api.UserError(f"seat {self.seat} never has a decision in {MAX_DEALS} games of {self.game.title}: "
