@@ -9,6 +9,7 @@ so that a learner or an analysis that relies on it is never fed a game that brea
 from __future__ import annotations
 
 from ..runtime.errors import RuleFailure, RulesRuntimeError
+from ..runtime.helpers import MAX_INT
 
 
 def winners(m, outcome, scores, ranked: tuple) -> tuple:
@@ -48,7 +49,7 @@ def side_of(program, seat: int) -> int:
 
 def sides(program, players: int) -> list[int]:
     """Every seat's side (side_of), at once."""
-    if program.outcome is not None and program.outcome.kind == "cooperative":
+    if one_result(program):
         return [0] * players
     teams = len(program.teams)
     return [p % teams for p in range(players)] if teams else list(range(players))
@@ -68,7 +69,6 @@ def utility(program, reward: str) -> tuple:
     None unless it is constant. "win" shares 1 among the winners (constant-sum 1), or is 1 to every
     seat or 0 to every seat in a cooperative game (identical). "score" is general-sum between
     rulecraft's integer bounds unless the game declares its outcome and the bounds of its scores."""
-    from ..runtime.helpers import MAX_INT
     outcome = program.outcome
     if reward == "win":
         return ("identical", 0.0, 1.0, None) if one_result(program) else ("constant-sum", 0.0, 1.0, 1.0)
