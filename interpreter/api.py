@@ -13,7 +13,7 @@ from __future__ import annotations
 from .agents.registry import AGENT_KINDS, make_agent
 from .agents.seat import act
 from .diagnostics import RulesError, UnknownGame, UserError
-from .engine import observe, records, views
+from .engine import observe, outcomes, records, views
 from .engine.machine import IllegalDecision, Option
 from .engine.session import Session
 from .loader import game_path, load_file
@@ -262,8 +262,10 @@ class Match:
 
     def returns(self, kind: str | None = None) -> dict[int, float]:
         """Each seat's return: with kind "win", the winners share 1 (a sole winner gets 1, two tied
-        winners 0.5 each, the others 0); with "score", the game's own scores. The default is "win" with
-        two or more seats and "score" for one seat. All zero while the game is not over."""
+        winners 0.5 each, the others 0) — in a game declared `outcome cooperative`, 1 to every seat
+        when they win together and 0 when they lose; with "score", the game's own scores. The default
+        is "win" with two or more seats and "score" for one seat. All zero while the game is not over
+        (engine/outcomes.py `utility` says what the returns promise)."""
         kind = kind or ("score" if self.game.players == 1 else "win")
         if kind not in ("win", "score"):
             raise UserError(f"returns are 'win' or 'score', not {kind!r}")
@@ -273,7 +275,9 @@ class Match:
             return {k: 0.0 for k in seats}
         if kind == "score":
             return {k: float(result[0][k - 1]) for k in seats}
-        share = 1.0 / len(result[2])
+        if not result[2]:                # a cooperative game lost by all
+            return {k: 0.0 for k in seats}
+        share = 1.0 if outcomes.one_result(self.game.program) else 1.0 / len(result[2])
         return {k: share if k - 1 in result[2] else 0.0 for k in seats}
 
     @property

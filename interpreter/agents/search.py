@@ -10,12 +10,14 @@ outcome up to every seat's decisions from that seat's side. `mcts` is the same s
 games in which no other seat knows what this one does not: it resamples only chance.
 
 An outcome is worth 1 to the seats that won alone (their team, in a team game), 1/k when k
-sides share the win, and 0 to the others. A playout cut short by its depth is valued by the
-game's `heuristic` (if it declares one) or score: 0.5 + 0.5 × (own − best other side's) /
+sides share the win, and 0 to the others; in a game declared `outcome cooperative`, 1 to every
+seat when they win together and 0 when they lose. A playout cut short by its depth is valued by
+the game's `heuristic` (if it declares one) or score: 0.5 + 0.5 × (own − best other side's) /
 (|own| + |best other side's| + 1),
-strictly between a loss and a win. In a game of one side (a solo game, or a cooperative one)
-winning says nothing, so the search maximises the score itself, scaled between the lowest and
-the highest score its playouts have reached so far.
+strictly between a loss and a win (a cooperative game has no other side: the other's is 0). In a
+game of one side that declares no cooperative outcome (a solo game, one team) winning says
+nothing, so the search maximises the score itself, scaled between the lowest and the highest
+score its playouts have reached so far.
 
 Every agent is deterministic given its seed and an `iterations` budget; a `seconds` budget
 stops by the clock and so depends on the machine's speed.
@@ -27,19 +29,19 @@ import random
 import time
 
 from ..diagnostics import UserError
-from ..engine import machine
+from ..engine import machine, outcomes
 from ..runtime.errors import RulesRuntimeError
 
 
 # ------------------------------------------------------------------ what an outcome is worth
-def side_of(program, seat: int) -> int:
-    """The seat's side: its team in a team game, else itself."""
-    return seat % len(program.teams) if program.teams else seat
+side_of = outcomes.side_of
 
 
 def outcome(state) -> list[float]:
     """Each seat's share of the win of a finished game."""
     winners = state.result[2]
+    if outcomes.one_result(state.program):
+        return [1.0 if winners else 0.0] * state.n
     sides = {side_of(state.program, w) for w in winners}
     return [1.0 / len(sides) if p in winners else 0.0 for p in range(state.n)]
 
@@ -52,13 +54,13 @@ def estimate(state) -> list[float]:
     if judge is None:
         return [0.5] * state.n
     scores = [machine._score(state, judge, p) for p in range(state.n)]
+    sides = outcomes.sides(program, state.n)
     best: dict[int, int] = {}
-    for p, s in enumerate(scores):
-        side = side_of(program, p)
+    for side, s in zip(sides, scores):
         best[side] = max(best.get(side, s), s)
     out = []
     for p, own in enumerate(scores):
-        others = [v for side, v in best.items() if side != side_of(program, p)]
+        others = [v for side, v in best.items() if side != sides[p]]
         rival = max(others) if others else 0
         out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
     return out
@@ -69,8 +71,9 @@ def value(state) -> list[float]:
 
 
 def one_side(state) -> bool:
-    """Do all seats play on one side (a solo or cooperative game)?"""
-    return len({side_of(state.program, p) for p in range(state.n)}) == 1
+    """Do all seats play on one side with nothing to win or lose (a solo game, one team)?"""
+    program = state.program
+    return not outcomes.one_result(program) and len({side_of(program, p) for p in range(state.n)}) == 1
 
 
 def raw_scores(state) -> list[float]:
@@ -176,8 +179,8 @@ class SearchAgent:
                     a = untried[rng.randrange(len(untried))]
                     child = node.children[a] = _Node()
                     child.avail = 1
+                    path.append((child, who))       # (before deciding: a decision that fails still counts a visit)
                     machine.decide(state, a)
-                    path.append((child, who))
                     break
                 best, choice = -math.inf, ids[0]
                 lo, spread = self.lo, (self.hi - self.lo) or 1.0
@@ -187,8 +190,8 @@ class SearchAgent:
                     if score > best:
                         best, choice = score, a
                 node = node.children[choice]
-                machine.decide(state, choice)
                 path.append((node, who))
+                machine.decide(state, choice)
             self._playout(state)
             if self.by_score is None:
                 self.by_score = one_side(state)

@@ -37,6 +37,7 @@ class CheckerBase:
         self.anytimes: list = []
         self.sheets: dict = {}
         self.limit = None
+        self.outcome = None                # the `outcome` declaration (ast.OutcomeDecl), if any
         self.in_rule = False
         self.option_types: dict = {}
         self.best_allowed: set = set()

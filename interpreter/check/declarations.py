@@ -36,6 +36,9 @@ class Declarations(Generics):
             self.error(self.empty_span, "this file declares no game",
                        "a game needs at least `players N` and `rule play:` (see docs/language.md)")
         self.teams = d_teams[-1].names if d_teams else ()
+        if len(self.teams) == 1 and self.min_players > 1 and not any(isinstance(d, ast.OutcomeDecl) for d in self.decls):
+            self.warn(d_teams[-1].span, "with one team, every player wins every game",
+                      "say when they win together: `outcome cooperative when …` (docs/language.md)")
         self.globals["players"] = BuiltinValue("players", T.ListT(T.PLAYER))
         self.globals["player_count"] = BuiltinValue("player_count", T.INT)
         if self.teams:
@@ -145,6 +148,8 @@ class Declarations(Generics):
                 if d.decisions < 1:
                     self.error(d.span, "the limit must be at least one decision")
                 self.limit = d.decisions
+            elif isinstance(d, ast.OutcomeDecl):
+                self.declare_outcome(d)
             elif isinstance(d, ast.ScenarioDecl):
                 if any(x.name == d.name for x in self.scenarios):
                     self.error(d.span, f"scenario '{d.name}' is defined twice", "rename one of them")
@@ -168,6 +173,30 @@ class Declarations(Generics):
         self.globals["winners"] = BuiltinValue("winners", T.ListT(T.PLAYER))
         if "play" not in self.rules and self.decls and not self.module:
             self.error(self.decls[0].span, "the game has no `rule play`", "add `rule play:` with the course of the game")
+
+    def declare_outcome(self, d) -> None:
+        """`outcome cooperative when C`, `outcome zero-sum`, `outcome constant-sum K`, each with an optional
+        `, scores LO..HI`: which parts each kind takes."""
+        forms = {"cooperative": "outcome cooperative when total >= 10", "zero-sum": "outcome zero-sum",
+                 "constant-sum": "outcome constant-sum 10"}
+        if d.kind not in forms:
+            self.error(d.span, f"an outcome is cooperative, zero-sum or constant-sum, not '{d.kind}'",
+                       did_you_mean(d.kind, forms) or "for example `outcome zero-sum`")
+            return
+        cooperative = d.kind == "cooperative"
+        if cooperative and d.condition is None:
+            self.error(d.span, "a cooperative game says when its players win together",
+                       f"for example `{forms['cooperative']}`")
+        elif not cooperative and d.condition is not None:
+            self.error(d.condition.span, f"only a cooperative outcome takes `when`", f"write `{forms[d.kind]}`")
+        if (d.kind == "constant-sum") != (d.total is not None):
+            self.error(d.span, "a constant-sum outcome gives the sum of the scores" if d.total is None
+                       else f"only a constant-sum outcome takes a number", f"write `{forms[d.kind]}`")
+        if d.bounds_word is not None and d.bounds_word != "scores":
+            self.error(d.span, f"an outcome's bounds are written `, scores LO..HI`, not `, {d.bounds_word} …`")
+        elif d.low is not None and d.low > d.high:
+            self.error(d.span, f"the scores' bounds {d.low}..{d.high} are empty", f"write `, scores {d.high}..{d.low}`")
+        self.outcome = d
 
     def table_key(self, t):
         if isinstance(t, ast.RangeType):

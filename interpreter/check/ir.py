@@ -594,6 +594,7 @@ class Program:
     sheet_player: tuple     # expressions over local 0
     limit: int | None
     tracks_came_from: bool = False   # some expression reads a card's `came_from`: every move records it
+    outcome: tuple | None = None     # `outcome …`: (kind, total, low, high, condition expression or None, span)
 
 
 _CHILD_FIELDS: dict = {}

@@ -66,7 +66,15 @@ class Lowerer:
             scenarios=tuple(scenarios),
             sheet_table=tuple(self.expr(x) for x in sheets["table"].lines) if "table" in sheets else (),
             sheet_player=tuple(self.expr(x) for x in sheets["player"].lines) if "player" in sheets else (),
-            limit=c.limit, tracks_came_from=self.came_from)     # (last: read once every part is lowered)
+            limit=c.limit, outcome=self.outcome(c.outcome),
+            tracks_came_from=self.came_from)     # (last: read once every part is lowered)
+
+    def outcome(self, d):
+        if d is None:
+            return None
+        total = 0 if d.kind == "zero-sum" else d.total
+        condition = self.expr(d.condition) if d.condition is not None else None
+        return (d.kind, total, d.low, d.high, condition, d.span)
 
     def card_type(self, sym) -> ir.CardType:
         fields = tuple((name, t) for name, (_pos, t) in sorted(sym.fields.items(), key=lambda kv: kv[1][0]))

@@ -23,7 +23,7 @@ from ..syntax import ast
 from ..syntax.parser import parse_module
 from .places import MAX_RULES_BYTES, bundled_dir, bundled_games, display_path, resolve_game, stdlib_modules  # noqa: F401 (re-exported)
 
-SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl)
+SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl, ast.OutcomeDecl)
 
 
 @attrs.define
@@ -223,7 +223,8 @@ class _Loader:
         return result
 
 
-_KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams", ast.LimitDecl: "limit"}
+_KIND = {ast.GameDecl: "game", ast.PlayersDecl: "players", ast.TeamsDecl: "teams", ast.LimitDecl: "limit",
+         ast.OutcomeDecl: "outcome"}
 
 
 def _describe(d) -> str:

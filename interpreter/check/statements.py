@@ -78,6 +78,14 @@ class Statements(CheckerBase):
             self.scope.declare(d.var, T.PLAYER, d.span)
             typ = self.expr(d.value)
             self.expect(d.value, typ, T.INT, f"the {kind}")
+        if self.outcome is not None and self.outcome.kind.endswith("-sum") and "score" not in self.scores:
+            self.error(self.outcome.span, f"a {self.outcome.kind} game needs a `score`",
+                       "for example `score p: Player = p.points`")
+        if self.outcome is not None and self.outcome.condition is not None:
+            d = self.outcome
+            self.scope = Scope(d)
+            self.expect(d.condition, self.expr(d.condition), T.BOOL, "a cooperative game's `when`")
+            self.slots[id(d)] = self.scope.count
         for d in self.invariants:
             self.scope = Scope(d)
             typ = self.expr(d.value)

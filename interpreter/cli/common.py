@@ -96,6 +96,10 @@ def table_size(program, players: int | None, agent_kinds: list[str], ref: str = 
                             f"not {players}{variants_seating(ref, players)}")
         return players
     if len(agent_kinds) > 1:
+        if not program.min_players <= len(agent_kinds) <= program.max_players:
+            from ..engine.machine import _count_text
+            raise UserError(f"{program.title} is for {_count_text(program)}, but --agents lists {len(agent_kinds)} "
+                            "agents; give one per seat, or one for every seat")
         return len(agent_kinds)
     return default_players(program)
 

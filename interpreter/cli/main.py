@@ -88,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seat", metavar="K", help="your seat, 1-based (default 1); several: --seat 1,2; "
                                                    "everyone at this keyboard (hot seat): --seat all")
     _table_args(play)
-    play.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision")
+    play.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (the whole game: "
+                      "it holds every seat's hidden cards and choices and the random generator's state)")
     play.add_argument("--load", metavar="FILE", help="resume a game saved with --save or 'save FILE' "
                       "(same seats and agents unless --seat/--agents say otherwise; add --save to keep saving)")
     play.add_argument("--log", metavar="FILE", help="write the transcript to FILE when the game ends")

@@ -8,7 +8,8 @@ unless `--ask-forced` or at a hot seat (where everyone would see that a player h
 which can tell what their hidden cards are). At the prompt a person may also type `rules`, `view`, `log`, `undo`,
 `save FILE`, `quit` or `help`. With `--save FILE` the game is saved after every decision, so
 leaving at any point leaves a game that `--load FILE` resumes exactly (agents included: their
-chance is replayed).
+chance is replayed). A save is the whole game, hidden cards, choices and the random generator
+included (it must be, to resume): the help and every confirmation say so to the player who saves.
 """
 from __future__ import annotations
 
@@ -30,10 +31,14 @@ Answer with an option's number, its text, or the start of its text (any case); s
   log         what you were told so far
   undo        take back the last decision made at this keyboard (and the agents' after it),
               when nothing hidden was revealed and no chance spoke since
-  save FILE   save the game to FILE (resume with: rulecraft play --load FILE)
+  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole
+              game: every seat's hidden cards and choices and the random generator, so reading it
+              shows what your seat may not see (and what chance will bring)
   quit        leave the game (it is saved first if you started with --save)
   help        this text
 Lines marked » changed since your last decision. Cards in a zone are listed bottom to top."""
+SAVE_HOLDS = ("  it holds what your seat may not see: the other seats' hidden cards and choices, and the "
+              "random generator's state — keep it from the other players, and do not read it to play on honestly")
 COMMANDS = ("rules", "view", "show", "look", "log", "undo", "save", "quit", "exit", "q", "help", "h", "?")
 LOG_LINES = 60
 TITLE, CHANGED, NEWS_DECISION, NOTE = "bold", "yellow", "dim", "italic"
@@ -298,6 +303,7 @@ class _Game:
             else:
                 self._write_save(path)
                 print(f"saved to {path} (resume with: rulecraft play --load {path})")
+                print(SAVE_HOLDS)
         elif word in ("quit", "exit", "q"):
             raise Quit()
         else:
@@ -355,6 +361,8 @@ class _Game:
             print(f"rulecraft: error: {where}", file=sys.stderr)
         else:
             print(where)
+            if self.args.save:
+                print(SAVE_HOLDS)
 
 
 def _seen_cards(m, seat: int) -> set[int]:

@@ -5,7 +5,7 @@ names) or from the engine's generic view; nothing here knows any game.
 """
 from __future__ import annotations
 
-from ..engine import observe
+from ..engine import observe, outcomes
 from ..engine.limits import decision_limit, past_limit
 from . import terminal
 
@@ -115,7 +115,9 @@ def result_lines(session) -> list[str]:
             line += "  *"
         lines.append(line.rstrip())
     names = [m.names[i] for i in winners]
-    if len(names) == 1:
+    if outcomes.one_result(session.program):         # `outcome cooperative`: all win or all lose
+        lines.append("The players win together." if winners else "The players lose together.")
+    elif len(names) == 1:
         lines.append(f"Winner: {names[0]}")
     else:
         lines.append(f"Winners (tied, sharing the victory): {_and(names)}")

@@ -13,6 +13,7 @@ import json
 
 from ..diagnostics import UserError
 from ..simulate import batch, metrics
+from ..engine import outcomes
 from ..simulate.games import Job, timeouts
 from . import common, progress
 
@@ -111,9 +112,12 @@ def _side(args, ref: str, workers: int) -> dict:
     jobs = [Job(path, players, tuple(args.set), tuple(kinds), args.seed, i) for i in range(args.games)]
     with progress.bar(program.title, args.games, unit="games") as live:
         results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
-    summary = metrics.summarise(results, players, len(program.teams))
+    teams = 1 if outcomes.one_result(program) else len(program.teams)
+    summary = metrics.summarise(results, players, teams)
+    summary["outcome"] = program.outcome.kind if program.outcome is not None else (
+        "one side" if outcomes.side_count(program, players) == 1 else "competitive")
     if getattr(args, "skill", None):
-        _skill(summary, path, players, args, len(program.teams), workers)
+        _skill(summary, path, players, args, teams, workers)
     return {"program": program, "title": program.title, "ref": ref, "players": players, "agents": kinds, "options": shown,
             "results": results, "summary": summary}
 
@@ -148,7 +152,15 @@ def _table(side: dict) -> list[str]:
     lines.append("")
     lines.append(f"game length: {le['mean']:.1f} decisions on average (sd {le['sd']:.1f}, {le['min']}–{le['max']})")
     fpa = s["first_player_advantage"]
-    lines.append(f"first player: wins {fpa['win_rate']:.3f} of games (a fair share is {fpa['fair_share']:.3f})")
+    if s["outcome"] == "cooperative":
+        lo, hi = fpa["ci"]
+        lines.append(f"together: the players win {fpa['win_rate']:.3f} of games (95% interval {lo:.3f}–{hi:.3f})")
+    elif s["outcome"] == "one side":
+        lines.append("one side: every seat wins every game; say when they win together with "
+                     "`outcome cooperative when …` (docs/language.md)")
+    else:
+        lines.append(f"first player (the seat that moved first): wins {fpa['win_rate']:.3f} of games "
+                     f"(a fair share is {fpa['fair_share']:.3f})")
     lines.append("")
     lines.append("design metrics (docs/simulating.md):")
     for key, value in s["metrics"].items():

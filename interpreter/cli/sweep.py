@@ -12,6 +12,7 @@ import csv
 import json
 
 from ..diagnostics import UserError
+from ..engine import outcomes
 from ..simulate import batch
 from ..simulate import sweep as sw
 from . import common, progress
@@ -84,7 +85,7 @@ def cmd_sweep(args) -> int:
     settings = sw.settings_of(program, path, args.vary, args.set, others)
     target = sw.direction(args.target) if args.target else None
     workers = args.workers if args.workers is not None else batch.default_workers()
-    teams = len(program.teams)
+    teams = 1 if outcomes.one_result(program) else len(program.teams)    # one shared result: one side
     skill = (args.skill_agent, args.skill, args.skill_games) if args.skill else None
     header = {"sweep": 1, "game": path, "players": players, "agents": list(kinds), "seed": args.seed,
               "games": args.games, "settings": [[s.label, s.path, list(s.settings)] for s in settings],

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from ..diagnostics import UserError
+from ..engine import outcomes
 from ..engine.session import Session
 from ..simulate import batch, tournament
 from ..simulate.games import timeouts
@@ -47,7 +48,7 @@ def cmd_tournament(args) -> int:
     workers = args.workers if args.workers is not None else batch.default_workers()
     with progress.bar(program.title, len(todo), unit="games") as live:
         results = batch.run(todo, workers, on_done=lambda done: live.advance(done - live.done))
-    table = tournament.standings(agents, todo, results, len(program.teams))
+    table = tournament.standings(agents, todo, results, 1 if outcomes.one_result(program) else len(program.teams))
     stopped = timeouts(program, results)          # a game stopped at the limit counts for no agent
     status = 1 if stopped and not any(r.scores for r in results) else 0
     if stopped:                                   # on stderr, so that --json says it too

@@ -16,7 +16,7 @@ from .codegen import Namespace
 from .expressions import ExprGen
 from .inline import inline
 from .layout import ConstantState, Layout, NeedsGame, default_of, domain_of
-from .program import AnytimeInfo, Code, OptionInfo, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
+from .program import AnytimeInfo, Code, OptionInfo, Outcome, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
 from .statements import analyse_waiting
 
@@ -73,9 +73,16 @@ class Compiler:
             score=self.scoring(prog.score, "score"), tiebreak=self.scoring(prog.tiebreak, "tiebreak"),
             heuristic=self.scoring(prog.heuristic, "heuristic"),
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
-            limit=prog.limit, anytimes=anytimes, later=self.later(),
+            limit=prog.limit, outcome=self.outcome(), anytimes=anytimes, later=self.later(),
             lines=self.ns.lines, tracks_came_from=prog.tracks_came_from,
             where_size=len(layout.card_names) * (2 if prog.tracks_came_from else 1))
+
+    def outcome(self):
+        if self.prog.outcome is None:
+            return None
+        kind, total, low, high, condition, span = self.prog.outcome
+        won = self.fn("m", condition, "outcome cooperative") if condition is not None else None
+        return Outcome(kind, total, low, high, won, span)
 
     def later(self):
         """The scenarios and the sheets, compiled when first read (Program.scenarios, .table_sheet,

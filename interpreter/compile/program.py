@@ -146,6 +146,17 @@ class Scenario:
 
 
 @records.define(eq=False)
+class Outcome:
+    """`outcome …` (docs/language.md): how the seats' results relate; engine/outcomes.py applies it."""
+    kind: str                  # "cooperative", "zero-sum" or "constant-sum"
+    total: int | None          # what the scores sum to (0 for zero-sum), None for a cooperative game
+    low: int | None            # the declared bounds of every score, or None
+    high: int | None
+    won: object                # a cooperative game's `when`: function (state) -> bool, else None
+    span: object
+
+
+@records.define(eq=False)
 class Program:
     title: str
     min_players: int
@@ -185,6 +196,7 @@ class Program:
     warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked
     later: object = None       # () -> (scenarios, table sheet, player sheet), compiled when one is first read (Compiler.compile)
+    outcome: Outcome | None = None   # `outcome …`, or None: every seat plays for itself (or its team)
 
     @property
     def scenarios(self) -> list:

@@ -144,7 +144,7 @@ def _rules(decls, sources) -> list:
 
 def _scoring(decls, sources) -> list:
     out: list = []
-    scores = [d for d in decls if isinstance(d, ast.ScoreDecl)]
+    scores = [d for d in decls if isinstance(d, (ast.ScoreDecl, ast.OutcomeDecl))]     # `outcome`: how results relate
     if scores:
         out.append(("h", 2, "Scoring"))
         for d in scores:

@@ -13,6 +13,7 @@ import attrs
 from ..runtime import rng
 from ..runtime.helpers import rt_drive
 from ..runtime.errors import InternalError, RuleFailure, RulesRuntimeError, StepBudgetSpent
+from . import outcomes
 from .state import State
 
 STEP_BUDGET = 2_000_000
@@ -192,6 +193,8 @@ def finish(m: State) -> None:
     else:                       # no tiebreak: the best score wins
         best = max(scores)
         m.result = (scores, ties, tuple([i for i in players if scores[i] == best]))
+    if p.outcome is not None:   # a declared outcome: its promises kept, a cooperative game's one result
+        m.result = (scores, ties, outcomes.winners(m, p.outcome, scores, m.result[2]))
 
 
 def _score(m, score, player):

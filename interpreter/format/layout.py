@@ -42,8 +42,8 @@ CLOSERS = {")", "]"}
 NO_SPACE_BEFORE = {",", ":", ")", "]", ".", ".."}
 NO_SPACE_AFTER = {"(", "[", ".", ".."}
 ATTACHED_AFTER = {"NAME"}             # `f(x)`, `order[0]`, `List[Witch]`: brackets hug a name or a closing bracket
-TIGHT_PARENTS = {"module_ref"}        # `extends weird-sisters`
-UNARY_PARENTS = {"neg"}               # `-x`
+TIGHT_PARENTS = {"module_ref", "outcome_kind"}   # `extends weird-sisters`, `outcome zero-sum`
+UNARY_PARENTS = {"neg", "signed_int"}   # `-x`, `scores -2..2`
 POSTFIX_PARENTS = {"optional_type"}   # `Player?`
 STRUCTURE = {"_NL", "_INDENT", "_DEDENT"}
 

@@ -26,6 +26,8 @@ from ..agents.registry import agent_seed
 from ..engine.limits import decision_limit
 from .common import game_of, mask, observation_box, tensor
 
+MAX_DEALS = 100                   # games reset() may deal before the seat has a decision
+
 
 ENV_ID = "rulecraft/Game-v0"      # gymnasium.make(ENV_ID, game="three-sisters-solo", ...) works too
 
@@ -66,8 +68,22 @@ class RulecraftEnv(gymnasium.Env):
 
     # ------------------------------------------------------------ the game
     def reset(self, seed=None, options=None):
+        """A new game, played by the opponents up to the seat's first decision. A game they end (or the
+        decision limit stops) before then is dealt again from the env's generator, up to MAX_DEALS
+        times: an episode always starts at a decision (`info["dealt_again"]` counts the deals skipped)."""
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(2 ** 31))
+        for dealt_again in range(MAX_DEALS):
+            self._new_game(int(self.np_random.integers(2 ** 31)))
+            if self.match.to_move == self.seat and not self.match.over and not self._limit_reached():
+                break
+        else:
+            raise api.UserError(f"seat {self.seat} never has a decision in {MAX_DEALS} games of {self.game.title}: "
+                                "the other seats end each game before its first turn")
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), dict(self._info(), dealt_again=dealt_again)
+
+    def _new_game(self, game_seed: int) -> None:
         self.match = self.game.new(seed=game_seed)
         # each other seat's agent draws from its own seed, derived from the game's
         others = [k for k in range(1, self.game.players + 1) if k != self.seat]
@@ -75,17 +91,13 @@ class RulecraftEnv(gymnasium.Env):
         for k, kind in zip(others, self.opponent_kinds):
             self.opponents[k] = api.agent(kind, agent_seed(game_seed, k - 1)) if isinstance(kind, str) else kind
         self._others_play()
-        if self.render_mode == "human":
-            self.render()
-        return self._observation(), self._info()
 
     def step(self, action):
-        match = self.match
-        if match is None:
-            raise api.UserError("call reset() before step()")
-        if match.over or match.to_move != self.seat or int(action) not in match.legal_ids():
+        match = self._started("step")
+        action = _action_id(action)
+        if match.over or match.to_move != self.seat or action not in match.legal_ids():
             return self._observation(), self.illegal_reward, True, False, dict(self._info(), illegal_action=True)
-        match.apply(int(action))
+        match.apply(action)
         self._others_play()
         if self.render_mode == "human":
             self.render()
@@ -110,7 +122,12 @@ class RulecraftEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a boolean mask (for maskable learners)."""
-        return mask(self.match, self.seat).astype(bool)
+        return mask(self._started("action_masks"), self.seat).astype(bool)
+
+    def _started(self, what: str):
+        if self.match is None:
+            raise api.UserError(f"call reset() before {what}()")
+        return self.match
 
     # ------------------------------------------------------------ for people
     def render(self):
@@ -123,6 +140,18 @@ class RulecraftEnv(gymnasium.Env):
             return text
         print(text)
         return None
+
+
+def _action_id(action):
+    """An action as a learner gives it (an int, a numpy integer, an array of one) as a plain int; a
+    number that is no action id (a float, out of range) stays as it is and is answered as illegal."""
+    if isinstance(action, np.ndarray):
+        if action.size != 1:
+            raise api.UserError(f"an action is one action id, not an array of shape {action.shape}")
+        action = action.reshape(()).item()
+    if isinstance(action, np.integer):
+        action = int(action)
+    return action
 
 
 if ENV_ID not in gymnasium.registry:

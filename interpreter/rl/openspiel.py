@@ -28,15 +28,17 @@ import numpy as np
 import pyspiel
 
 from .. import api
+from ..engine import outcomes
 from ..engine.limits import decision_limit
 from ..engine.session import Session
 from ..check.modules import bundled_games
-from ..runtime.helpers import MAX_INT
 
 SHORT_NAME = "rulecraft"
 # OpenSpiel wants a default for every parameter: the first bundled game, by name
 PARAMETERS = {"game": sorted(bundled_games())[0], "players": 0, "options": "", "reward": ""}
 MAX_PLAYERS = 64
+UTILITY = {"zero-sum": pyspiel.GameType.Utility.ZERO_SUM, "constant-sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+           "identical": pyspiel.GameType.Utility.IDENTICAL, "general-sum": pyspiel.GameType.Utility.GENERAL_SUM}
 
 
 def load_game(game: str, players: int | None = None, options: dict | None = None, reward: str | None = None):
@@ -122,13 +124,11 @@ class RulecraftGame(pyspiel.Game):
         self.rc = _rulecraft_game(str(params["game"]), int(params["players"]), str(params["options"]))
         n = self.rc.players
         self.reward_kind = params["reward"] or ("score" if n == 1 else "win")
-        if self.reward_kind == "win":
-            utility, low, high, total = pyspiel.GameType.Utility.CONSTANT_SUM, 0.0, 1.0, 1.0
-        elif self.reward_kind == "score":
-            utility, low, high, total = pyspiel.GameType.Utility.GENERAL_SUM, float(-MAX_INT), float(MAX_INT), None
-        else:
+        if self.reward_kind not in ("win", "score"):
             raise api.UserError(f"reward is 'win' or 'score', not {self.reward_kind!r}")
         program = self.rc.program
+        kind, low, high, total = outcomes.utility(program, self.reward_kind)        # the game's `outcome`
+        utility = UTILITY[kind]
         self.chance_base = max(16, len(program.card_names), program.max_players)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rc.num_actions, max_chance_outcomes=self.chance_base, num_players=n,
@@ -226,9 +226,7 @@ class RulecraftState(pyspiel.State):
         if self._match.over:
             got = self._match.returns(self._reward_kind)
             return [got[k] for k in range(1, n + 1)]
-        if self._reward_kind == "win":                 # stopped by the rules' limit: shared
-            return [1.0 / n] * n
-        return [0.0] * n
+        return outcomes.unfinished_returns(self._rc_game.program, n, self._reward_kind)   # stopped by the limit
 
     # ------------------------------------------------------------ what a player knows
     def _seat(self, player) -> int:

@@ -207,6 +207,8 @@ def rt_player(m, k):
 
 def rt_winners(m):
     p = m.program
+    if p.outcome is not None and p.outcome.won is not None:       # `outcome cooperative when …`: all or none
+        return tuple(range(m.n)) if p.outcome.won(m) else ()
     if p.score is None:
         return tuple(range(m.n))
     keys = [(p.score(m, i), p.tiebreak(m, i) if p.tiebreak else 0) for i in range(m.n)]

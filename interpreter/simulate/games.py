@@ -48,6 +48,7 @@ class GameResult:
     trail: float = 0.0        # the eventual winner's mean deficit where it trailed (drama), or 0
     asked: tuple = ()         # per seat: the decisions it took
     seconds: tuple = ()       # per seat: the time its agent spent choosing
+    first: int = 0            # the seat (0-based) that took the game's first decision, -1 when none was taken
 
 
 def timeouts(program, results) -> str:
@@ -100,16 +101,19 @@ def play(job: Job) -> GameResult:
     tracks: list[list[float]] = [[] for _ in range(job.players)]
     asked, thought = [0] * job.players, [0.0] * job.players
     leaders = None
+    first = -1
     try:
         state = machine.new_game(program, job.players, values, seed)
         table = BareTable(program, state)
         while state.result is None:
             if decisions >= limit:
-                return GameResult(job.index, seed, (), (), decisions, choices, offered, timeout=True)
+                return GameResult(job.index, seed, (), (), decisions, choices, offered, timeout=True, first=first)
             n = len(machine.legal_ids(state))
             offered += n
             choices += n > 1
             who = machine.chooser(state)
+            if first < 0:
+                first = who
             start = time.perf_counter()
             choice = act(agents[who], table)
             thought[who] += time.perf_counter() - start
@@ -126,7 +130,8 @@ def play(job: Job) -> GameResult:
                     changes += 1
                 leaders = now
     except RulesRuntimeError as e:
-        return GameResult(job.index, seed, (), (), decisions, choices, offered, error=str(e).splitlines()[0])
+        return GameResult(job.index, seed, (), (), decisions, choices, offered, error=str(e).splitlines()[0],
+                          first=first)
     scores, _ties, winners = state.result
     standing, trail = (), 0.0
     if job.measure:
@@ -137,7 +142,8 @@ def play(job: Job) -> GameResult:
             behind = [d for d in deficits if d > 0]
             trail = sum(behind) / len(behind) if behind else 0.0
     return GameResult(job.index, seed, tuple(scores), tuple(winners), decisions, choices, offered,
-                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked), seconds=tuple(thought))
+                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked), seconds=tuple(thought),
+                      first=first)
 
 
 def _summary(track: list[float]) -> tuple:

@@ -46,7 +46,11 @@ def share(r, p: int, teams: int) -> float:
 
 def summarise(results, players: int, teams: int = 0) -> dict:
     """The figures of a batch (a list of games.GameResult), as plain data (the JSON of `--json`);
-    `teams` is the game's number of teams (0 when seats play for themselves)."""
+    `teams` is the game's number of teams (0 when seats play for themselves, 1 when all share one
+    result: a declared cooperative game, where a game lost by all is a result, not a draw).
+
+    The first player is the seat that took each game's first decision (not always seat 1: a game
+    may draw who starts), and its fair share is one side's: 1/players, or 1/teams."""
     n = len(results)
     done = [r for r in results if r.scores]
     seats = []
@@ -67,9 +71,12 @@ def summarise(results, players: int, teams: int = 0) -> dict:
     offered = sum(r.options for r in results)
     asked = sum(r.decisions for r in results)
     measured = [r for r in done if r.standing]
+    opened = [r for r in done if r.first >= 0]
+    first_won = sum(share(r, r.first, teams) for r in opened)
+    first_rate = first_won / len(opened) if opened else 0.0
     metrics = {
         "balance": 1 - (max(rates) - min(rates)) if rates else 1.0,
-        "advantage": rates[0] if rates else 0.0,
+        "advantage": first_rate,
         "completion": decisive / n if n else 0.0,
         "drawishness": draws / n if n else 0.0,
         "timeouts": sum(1 for r in results if r.timeout) / n if n else 0.0,
@@ -89,8 +96,8 @@ def summarise(results, players: int, teams: int = 0) -> dict:
     return {"games": n, "finished": len(done), "players": players, "seats": seats,
             "lengths": {"mean": length_mean, "sd": length_sd, "min": min(lengths, default=0),
                         "max": max(lengths, default=0)},
-            "first_player_advantage": {"win_rate": rates[0] if rates else 0.0, "fair_share": 1 / players,
-                                       "ci": seats[0]["ci"] if seats else [0.0, 1.0]},
+            "first_player_advantage": {"win_rate": first_rate, "fair_share": 1 / (min(teams, players) or players),
+                                       "ci": list(wilson(first_won, len(opened))), "games": len(opened)},
             "metrics": metrics,
             "errors": sorted({r.error for r in results if r.error})[:5]}
 

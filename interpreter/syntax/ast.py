@@ -601,6 +601,19 @@ class LimitDecl:
 
 
 @node
+class OutcomeDecl:
+    """`outcome cooperative when total >= 12`, `outcome zero-sum, scores -2..2`, `outcome constant-sum 10`:
+    what the seats' results are to one another (check/declarations.py says which forms are allowed)"""
+    span: Span
+    kind: str               # as written: "cooperative", "zero-sum", "constant-sum", or anything (refused by the checker)
+    total: int | None       # the constant of a constant sum
+    condition: object       # a cooperative game's `when` expression, or None
+    bounds_word: str | None  # the word before the bounds (must be "scores"), or None without bounds
+    low: int | None
+    high: int | None
+
+
+@node
 class EventDecl:
     """`event harvested(p: Player, f: Fruit)`"""
     span: Span

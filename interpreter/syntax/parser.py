@@ -233,6 +233,17 @@ class _ToAst(Transformer):
     def limit_decl(self, meta, c):
         return ast.LimitDecl(self.span(meta), int(c[0]))
 
+    def outcome_decl(self, meta, c):
+        kind, total, condition, word, low, high = c
+        return ast.OutcomeDecl(self.span(meta), kind, total, condition, str(word) if word is not None else None,
+                               low, high)
+
+    def outcome_kind(self, meta, c):
+        return "".join(str(t) for t in c)
+
+    def signed_int(self, meta, c):
+        return -int(c[1]) if c[0] is not None else int(c[1])
+
     def event_decl(self, meta, c):
         return ast.EventDecl(self.span(meta), str(c[0]), tuple(c[1] or ()))
 
