@@ -271,7 +271,7 @@ def test_the_play_view_shows_the_table_and_the_seats_reach(ws):
     seat = 1
     lines = view_lines(view(m, seat), m.names[seat])
     text = "\n".join(lines)
-    assert re.search(r"^round \d+ · (Heath|Cavern) began · first coven to 3 brews wins", text, re.M)
+    assert re.search(r"^round \d+ · (Heath|Cavern)'s (Second|First) Witch began · first coven to 3 brews wins", text, re.M)
     assert re.search(r"^piles: 1: .* \| 2: .* \| 3: ", text, re.M)
     assert re.search(r"^brews on offer: .+ \(\d \w+", text, re.M)
     for team in ("Heath", "Cavern"):
