@@ -151,7 +151,18 @@ class Expressions(CheckerBase):
             return (sym.decl.type.lo, sym.decl.type.hi)
         if isinstance(sym, BuiltinValue) and e.id == "player_count":
             return (self.min_players, self.max_players)
+        if isinstance(sym, DefSym) and sym.decl.const:
+            return self.const_bounds(sym)
         return None
+
+    def const_bounds(self, sym):
+        """A const's bounds, from the expression that computes it (each const worked out once: a chain
+        of consts that double the one before stays linear)."""
+        known = self.__dict__.setdefault("_const_bounds", {})
+        if id(sym) not in known:
+            known[id(sym)] = None             # a const that reaches itself has no bound
+            known[id(sym)] = self.bounds(sym.decl.body)
+        return known[id(sym)]
 
     def expr_RangeLit(self, e):
         if e.lo > e.hi:
