@@ -459,6 +459,10 @@ class Expressions(CheckerBase):
                 self.error(e.span, f"cannot join {a} and {b}")
                 return T.ANY
             return j
+        if e.op == "+" and T.STR in (a, b):
+            self.error(e.span, "texts cannot be added with '+'",
+                       'write one text with the values in braces: "{a}{b}" (or join(list, ", ") for a list)')
+            return T.STR
         self.expect(e.left, a, T.INT, f"'{e.op}'")
         self.expect(e.right, b, T.INT, f"'{e.op}'")
         return T.INT
