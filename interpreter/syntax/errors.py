@@ -109,8 +109,11 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
                               f"close it with '{')' if ch == '(' else ']'}': until it is closed, the lines after it are read as part of its line")
         if tok.type == "_INDENT":
             line, col = _next_code_line(text, line or 1)
+            after_comma = _end_of_previous_code(text, line - 1)
+            ends_in_comma = text.splitlines()[after_comma[0] - 1].split("#", 1)[0].rstrip().endswith(",")
             return Diagnostic(Span(path, line, col, line, col + 1), "unexpected indentation",
-                              "this line is indented more than the one before it")
+                              "to go on with the line before, end it with '\\' (a line also goes on inside ( ) and [ ])"
+                              if ends_in_comma else "this line is indented more than the one before it")
         if tok.type in ("_NL", "$END", "_DEDENT") or line is None or line < 1:
             line, col = _end_of_previous_code(text, line if line and line > 0 else None)
             width = 1
