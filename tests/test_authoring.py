@@ -43,3 +43,11 @@ def test_a_chain_of_doubling_consts_as_a_bound_is_refused_at_once(tmp_path):
     out = subprocess.run([sys.executable, "-m", "rulecraft", "check", str(path)], capture_output=True, text=True,
                          preexec_fn=_limit_cpu, timeout=120)
     assert out.returncode == 1 and "too many options" in out.stderr, out.stderr
+
+
+def test_expect_deciding_and_legal_on_a_bare_pass(capsys):
+    from pathlib import Path
+    from rulecraft.cli.main import main
+    path = Path(__file__).parent / "authoring" / "bare-pass-deciding.rules"
+    assert main(["test", str(path), "--explore", "2"]) == 0, capsys.readouterr().out
+    assert "ok  knock" in capsys.readouterr().out
