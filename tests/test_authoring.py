@@ -51,3 +51,12 @@ def test_expect_deciding_and_legal_on_a_bare_pass(capsys):
     path = Path(__file__).parent / "authoring" / "bare-pass-deciding.rules"
     assert main(["test", str(path), "--explore", "2"]) == 0, capsys.readouterr().out
     assert "ok  knock" in capsys.readouterr().out
+
+
+def test_a_zone_counted_through_a_def_is_public_but_a_filtered_count_is_not():
+    from pathlib import Path
+    match = rulecraft.load(str(Path(__file__).parent / "authoring" / "counted.rules"), players=2).new(seed=1)
+    others = match.view(2)["sheet"]["players"]["Player 1"]
+    own = match.view(1)["sheet"]["players"]["Player 1"]
+    assert others == ["2 via def; 2 direct; (hidden) spades"]     # was "(hidden) via def; …; 1 spades"
+    assert own == ["2 via def; 2 direct; 1 spades"]
