@@ -41,6 +41,7 @@ class Declarations(Generics):
                       "say when they win together: `outcome cooperative when …` (docs/language.md)")
         self.globals["players"] = BuiltinValue("players", T.ListT(T.PLAYER))
         self.globals["player_count"] = BuiltinValue("player_count", T.INT)
+        self.globals["Bool"] = BuiltinValue("Bool", T.ListT(T.BOOL))     # its values, as an enum's name gives
         if self.teams:
             self.globals["teams"] = BuiltinValue("teams", T.ListT(T.TEAM))
             for i, name in enumerate(self.teams):

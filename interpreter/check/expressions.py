@@ -151,7 +151,18 @@ class Expressions(CheckerBase):
             return (sym.decl.type.lo, sym.decl.type.hi)
         if isinstance(sym, BuiltinValue) and e.id == "player_count":
             return (self.min_players, self.max_players)
+        if isinstance(sym, DefSym) and sym.decl.const:
+            return self.const_bounds(sym)
         return None
+
+    def const_bounds(self, sym):
+        """A const's bounds, from the expression that computes it (each const worked out once: a chain
+        of consts that double the one before stays linear)."""
+        known = self.__dict__.setdefault("_const_bounds", {})
+        if id(sym) not in known:
+            known[id(sym)] = None             # a const that reaches itself has no bound
+            known[id(sym)] = self.bounds(sym.decl.body)
+        return known[id(sym)]
 
     def expr_RangeLit(self, e):
         if e.lo > e.hi:
@@ -448,6 +459,10 @@ class Expressions(CheckerBase):
                 self.error(e.span, f"cannot join {a} and {b}")
                 return T.ANY
             return j
+        if e.op == "+" and T.STR in (a, b):
+            self.error(e.span, "texts cannot be added with '+'",
+                       'write one text with the values in braces: "{a}{b}" (or join(list, ", ") for a list)')
+            return T.STR
         self.expect(e.left, a, T.INT, f"'{e.op}'")
         self.expect(e.right, b, T.INT, f"'{e.op}'")
         return T.INT

@@ -324,6 +324,8 @@ class Lowerer:
         if isinstance(sym, TeamValue):
             return ir.Const(T.TEAM, e.span, sym.index)
         if isinstance(sym, BuiltinValue):
+            if sym.name == "Bool":        # `chooses b in Bool`, `for b in Bool`: [true, false]
+                return ir.ListLit(typ, e.span, (ir.Const(T.BOOL, e.span, True), ir.Const(T.BOOL, e.span, False)))
             return ir.Special(typ, e.span, sym.name)
         raise AssertionError(f"unresolved name {e.id}")
 

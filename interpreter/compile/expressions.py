@@ -556,6 +556,11 @@ class ExprGen:
             self.diags.append(Diagnostic(e.span, f"there is no {e.card_type} named '{e.wanted}'",
                                          did_you_mean(e.wanted, names)))
             return Atom("None")
+        if len({self.layout.card_values[i] for i in ids}) > 1:   # cards that differ: which one would be a guess
+            self.diags.append(Diagnostic(e.span, f"{len(ids)} different {e.card_type} cards are named "
+                                                 f"'{e.wanted}': `named` cannot tell which one is meant",
+                                         "give each card a name of its own (e.g. `named \"{kind} {n}\"`), "
+                                         "or find one by its fields: first(c in cards where …)"))
         return Number(ids[0])
 
     def ex_MakeCard(self, e):

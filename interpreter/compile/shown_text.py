@@ -19,6 +19,13 @@ def hidden_as(card_type) -> str:
     return ("an " if name[:1].lower() in "aeiou" else "a ") + name
 
 
+def _counts_a_zone(n) -> bool:
+    """`size(z)` or `empty(z)` of a whole zone: how many cards a zone holds is public. (The size of a list
+    made from a zone, `size([c for c in p.hand if …])`, says something of its cards, so it is not.)"""
+    return isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty") and bool(n.args) \
+        and all(isinstance(a.type, T.ZoneT) for a in n.args)
+
+
 def _optional_card(typ) -> bool:
     """`Witch?`: a card or none, shown like a card (or "none")."""
     return isinstance(typ, T.OptionalT) and T.is_card(typ.inner) and typ.inner is not T.ANY
@@ -57,8 +64,8 @@ class ShownText:
 
     def derived_from(self, e) -> tuple[list, list, bool]:
         """The cards and zone instances a shown value is computed from (sources of their Python values):
-        its seats are those that see all of them. How many cards a zone holds is public, so what is
-        inside `size`/`empty` is not a source; nor is a card fixed at load, or one named only inside a
+        its seats are those that see all of them. How many cards a zone holds is public, so a whole zone
+        inside `size`/`empty` is not a source (`_counts_a_zone`); nor is a card fixed at load, or one named only inside a
         comprehension (the zone it goes through is the source then). The bodies of the defs it calls
         are read too (`shown_bodies`). The third result says a zone read depends on a loop's local
         (`q.hand` for each `q`): then no seat is sure to see what the value was computed from."""
@@ -67,7 +74,7 @@ class ShownText:
 
         def visit(n, bound):
             nonlocal unknown
-            if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty", "reveal"):
+            if isinstance(n, ir.BuiltinCall) and (n.name == "reveal" or _counts_a_zone(n)):
                 return
             typ = getattr(n, "type", None)
             if typ is not None and (T.is_card(typ) and typ is not T.ANY or _optional_card(typ)) \
@@ -87,7 +94,7 @@ class ShownText:
                     if hasattr(type(item), "__record_fields__"):
                         visit(item, bound)
 
-        for body, bound in self.shown_bodies(e):
+        for body, bound in self.shown_bodies(e, counted_public=True):
             visit(body, bound)
         return cards, zones, unknown
 
@@ -96,19 +103,21 @@ class ShownText:
         sure = safe(e) and (self.gen.subst is None or not self.gen.slots_under(e))
         return self.gen.src(e) if sure else f"rt_or_none(lambda: {self.gen.src(e)})"
 
-    def shown_bodies(self, e, bound=frozenset(), chain=()):
+    def shown_bodies(self, e, bound=frozenset(), chain=(), counted_public=False):
         """What a shown value reads: `e` itself, then the body of each def it calls (and so on), each
         yielded with the locals that cannot be named where the text stands. Those are the locals bound
         inside it (by comprehensions, `… by`, `first(… where …)`, a def's `let`s) and, in a def's body,
         the parameters whose arguments read such locals; what they hold is read where they are bound
         (the zone a comprehension goes through, a `let`'s value, the argument). The other parameters
-        stand for their arguments while the body is read, as when the def is inlined."""
+        stand for their arguments while the body is read, as when the def is inlined. With
+        `counted_public`, a def whose zone is only counted (`size(h(p))`) is not read: a zone's size is public."""
         nodes = self.gen.under(e)
+        counted = {id(x) for n in nodes if _counts_a_zone(n) for x in self.gen.under(n.args)} if counted_public else ()
         bound = set(bound) | {n.slot for n in nodes if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
             {f.slot for n in nodes if isinstance(n, ir.Comprehension) for f in n.fors}
         yield e, bound
         for n in nodes:
-            if not isinstance(n, ir.DefCall) or n.name in chain:
+            if not isinstance(n, ir.DefCall) or n.name in chain or id(n) in counted:
                 continue
             subst, unnamed = {}, set()
             for i, a in enumerate(n.args):
@@ -120,7 +129,7 @@ class ShownText:
             self.gen.subst = self.gen.plain_subst = subst
             self.gen.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)
             try:
-                yield from self.shown_bodies(self.gen.prog.defs[n.name].body, unnamed, chain + (n.name,))
+                yield from self.shown_bodies(self.gen.prog.defs[n.name].body, unnamed, chain + (n.name,), counted_public)
             finally:
                 self.gen.subst, self.gen.plain_subst, self.gen.subst_locals = saved
 

@@ -232,12 +232,15 @@ def _holds_as_block_ends(program, sc, expect) -> bool:
 
 
 def _take_bare_passes(m, step) -> str | None:
-    """Take each decision with nothing to choose but the pass, unless this step is about that very pass;
+    """Take each decision with nothing to choose but the pass, unless this step is about that very pass
+    (takes it, expects it legal, or expects its chooser to be deciding);
     returns the rules' failure message, if taking one made them fail."""
     while machine.only_pass(m):
         only = m.pending[2][0]
         if step.kind in ("take", "legal") and step.value(m) == machine.label(m, only):
             return None
+        if step.kind == "deciding" and step.value(m) == m.pending[1]:
+            return None       # `expect deciding p and legal "knock"`: p is asked, even if only to pass
         try:
             machine.decide(m, only)
         except RulesRuntimeError as e:

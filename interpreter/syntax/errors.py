@@ -7,6 +7,7 @@ line indented more than the one before it).
 from __future__ import annotations
 
 
+import functools
 import re
 
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
@@ -45,6 +46,39 @@ def _describe_expected(expected) -> str:
     return "expected " + ", ".join(names)
 
 
+@functools.lru_cache(maxsize=1)
+def _grammar() -> str:
+    import importlib.resources
+    return importlib.resources.files("rulecraft.grammar").joinpath("rulecraft.lark").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def keywords() -> frozenset:
+    """The language's keywords: the quoted words of the grammar (read once, when a syntax error needs them)."""
+    return frozenset(re.findall(r'"([a-z][a-z_]*)"', _grammar()))
+
+
+@functools.lru_cache(maxsize=1)
+def _terminal_words() -> dict:
+    """Keyword terminals written as alternatives in the grammar (`CHOOSE: "chooses" | "choose"`) → their words."""
+    return {m[1]: re.findall(r'"([a-z][a-z_]*)"', m[2])
+            for m in re.finditer(r'^([A-Z][A-Z_]*)(?:\.\d+)?:\s*("[a-z_]+"(?:\s*\|\s*"[a-z_]+")*)\s*$', _grammar(), re.M)}
+
+
+def _misspelt_keyword(tok, expected, before: str) -> str:
+    """A hint for a keyword written wrong: the unexpected name itself (`p choses k`), or a lone word
+    that starts the line and was read as a name (`sya "hi"`): 'did you mean …?'."""
+    from ..diagnostics import did_you_mean
+    if tok.type == "NAME":
+        words = _terminal_words()
+        wanted = {w for t in expected for w in words.get(t, [t.lower()]) if w in keywords()}
+        return did_you_mean(str(tok), wanted or keywords())
+    word = before.strip()
+    if re.fullmatch(r"[a-z_]\w*", word) and word not in keywords():
+        return did_you_mean(word, keywords())
+    return ""
+
+
 def _token_text(tok) -> str:
     if tok.type == "_NL":
         return "end of line"
@@ -75,8 +109,11 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
                               f"close it with '{')' if ch == '(' else ']'}': until it is closed, the lines after it are read as part of its line")
         if tok.type == "_INDENT":
             line, col = _next_code_line(text, line or 1)
+            after_comma = _end_of_previous_code(text, line - 1)
+            ends_in_comma = text.splitlines()[after_comma[0] - 1].split("#", 1)[0].rstrip().endswith(",")
             return Diagnostic(Span(path, line, col, line, col + 1), "unexpected indentation",
-                              "this line is indented more than the one before it")
+                              "to go on with the line before, end it with '\\' (a line also goes on inside ( ) and [ ])"
+                              if ends_in_comma else "this line is indented more than the one before it")
         if tok.type in ("_NL", "$END", "_DEDENT") or line is None or line < 1:
             line, col = _end_of_previous_code(text, line if line and line > 0 else None)
             width = 1
@@ -103,6 +140,10 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
             hint = "to compare, write '=='"
         elif tok.type == "_INDENT":
             hint = "this line is indented more than the one before it"
+        elif tok.type == "PLUS" and before.rstrip().endswith('"'):
+            hint = 'texts are not added: write them as one text, with values in braces: "{a}{b}"'
+        else:
+            hint = _misspelt_keyword(tok, expected, before) or hint
         return Diagnostic(Span(path, line, col, line, col + width), f"unexpected {_token_text(tok)}", hint)
     if isinstance(e, UnexpectedEOF):
         line, col = _end_of_previous_code(text, None)

@@ -652,7 +652,7 @@ def parse_template(tok: Token, path: str, line_shift: int = 0, col_shift: int = 
             text.append(ch)
             i += 2
         elif ch == "{":
-            end = body.find("}", i)
+            end = _closing_brace(body, i)
             if end < 0:
                 raise _ParseFailure(Diagnostic(Span(path, line, base_col + i, line, base_col + i + 1),
                                                "unclosed '{' in a text", "close it with '}', or write '{{' for a brace"))
@@ -671,6 +671,43 @@ def parse_template(tok: Token, path: str, line_shift: int = 0, col_shift: int = 
     if text:
         parts.append("".join(text))
     return ast.Template(span, tuple(parts))
+
+
+def _closing_brace(body: str, i: int) -> int:
+    """The index of the '}' that closes the '{' at i (-1 if none): texts inside, with their own
+    `{…}`, are skipped whole, so `{join(["{p}!" for p in players], ", ")}` is one expression."""
+    j = i + 1
+    while j < len(body):
+        ch = body[j]
+        if ch == "}":
+            return j
+        if ch == '"':
+            j = _closing_quote(body, j)
+            if j < 0:
+                return -1
+        j += 1
+    return -1
+
+
+def _closing_quote(body: str, j: int) -> int:
+    """The index of the '"' that closes the text opened at j (-1 if none)."""
+    k = j + 1
+    while k < len(body):
+        ch = body[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch == '"':
+            return k
+        if body.startswith("{{", k):
+            k += 2
+            continue
+        if ch == "{":
+            end = _closing_brace(body, k)
+            k = k + 1 if end < 0 else end + 1
+            continue
+        k += 1
+    return -1
 
 
 def _parse_expr_text(text: str, path: str, line_shift: int, col_shift: int):

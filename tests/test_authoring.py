@@ -1,0 +1,62 @@
+"""Authoring gaps from twelve games written from the docs (issue 28), each as its author met it."""
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+
+import rulecraft
+
+
+def load(tmp_path, text: str, players: int = 2):
+    path = tmp_path / "game.rules"
+    path.write_text(text)
+    return rulecraft.load(str(path), players=players)
+
+
+def test_a_choice_over_bool_offers_true_then_false(tmp_path):
+    game = load(tmp_path, 'game "B"\nplayers 2\nvar said: Bool = false\nrule play:\n'
+                          '    player(1) chooses b in Bool as "{if b then "aye" else "nay"}":\n        said = b\n'
+                          '    for b in Bool:\n        say "{b}"\n')
+    match = game.new(seed=1)
+    assert [a.label for a in match.legal()] == ["aye", "nay"]
+    match.apply(match.legal()[1].id)
+    assert match.over and match.told(1)[-2:] == ["yes", "no"]
+
+
+def test_a_const_bounds_a_choice(tmp_path):
+    game = load(tmp_path, 'game "C"\nplayers 2\nconst base = 4\nconst start_coins = base * 4\nvar x: Int = 0\n'
+                          'rule play:\n    player(1) chooses k in start_coins - 2..start_coins as "take {k}":\n'
+                          '        x = k\n')
+    assert [a.label for a in game.new(seed=1).legal()] == ["take 14", "take 15", "take 16"]
+
+
+def _limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+
+
+def test_a_chain_of_doubling_consts_as_a_bound_is_refused_at_once(tmp_path):
+    consts = "const k0 = 1\n" + "".join(f"const k{i} = k{i - 1} + k{i - 1}\n" for i in range(1, 61))
+    path = tmp_path / "chain.rules"
+    path.write_text('game "D"\nplayers 2\n' + consts + 'var x: Int = 0\nrule play:\n'
+                    '    player(1) chooses k in 1..k60 as "take {k}":\n        x = k\n')
+    out = subprocess.run([sys.executable, "-m", "rulecraft", "check", str(path)], capture_output=True, text=True,
+                         preexec_fn=_limit_cpu, timeout=120)
+    assert out.returncode == 1 and "too many options" in out.stderr, out.stderr
+
+
+def test_expect_deciding_and_legal_on_a_bare_pass(capsys):
+    from pathlib import Path
+    from rulecraft.cli.main import main
+    path = Path(__file__).parent / "authoring" / "bare-pass-deciding.rules"
+    assert main(["test", str(path), "--explore", "2"]) == 0, capsys.readouterr().out
+    assert "ok  knock" in capsys.readouterr().out
+
+
+def test_a_zone_counted_through_a_def_is_public_but_a_filtered_count_is_not():
+    from pathlib import Path
+    match = rulecraft.load(str(Path(__file__).parent / "authoring" / "counted.rules"), players=2).new(seed=1)
+    others = match.view(2)["sheet"]["players"]["Player 1"]
+    own = match.view(1)["sheet"]["players"]["Player 1"]
+    assert others == ["2 via def; 2 direct; (hidden) spades"]     # was "(hidden) via def; …; 1 spades"
+    assert own == ["2 via def; 2 direct; 1 spades"]
