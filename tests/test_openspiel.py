@@ -268,3 +268,22 @@ def test_a_step_stopped_by_an_exception_leaves_the_session_as_it_was(monkeypatch
     with pytest.raises(Stop):
         session.take(session.legal_ids()[0])
     assert session.state.same_as(before) and session.history == history
+
+
+def test_a_shuffle_runs_its_step_twice_not_once_per_swap(monkeypatch):
+    """A shuffle tells the adapter the sizes of all its draws, so the chance nodes of its later swaps
+    need no run of the step: Blackmore's setup (a shuffle of 54, then the first player at random) runs
+    three times for its 54 chance nodes, where it ran once per node."""
+    from rulecraft.engine.session import Session
+    runs = []
+    original = Session.start.__func__
+    monkeypatch.setattr(Session, "start", classmethod(lambda cls, *a, **k: runs.append(1) or original(cls, *a, **k)))
+    game = rcos.load_game("blackmore", players=3)
+    game.initial = None            # the start is worked out once per game: again here, counted
+    state = game.new_initial_state()
+    nodes = 0
+    while state.is_chance_node():
+        assert len(state.chance_outcomes()) == (54 - nodes if nodes < 53 else 3)
+        state.apply_action(state.chance_outcomes()[-1][0])
+        nodes += 1
+    assert nodes == 54 and len(runs) == 3
