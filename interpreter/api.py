@@ -124,13 +124,15 @@ class Game:
 class Match:
     """One game being played. Seats are 1..N. Every method reads or changes this match only."""
 
-    def __init__(self, game: Game, session: Session):
+    def __init__(self, game: Game, session: Session, memory: Memory | None = None):
         self.game = game
         self.session = session
         self._told: dict = {}               # seat -> (lines told so far, the observer reading on)
         self._texts: dict = {}              # seat -> its observation text, until the next action
-        self._memory = Memory(game.players)  # where each seat last saw each card (information state)
-        self._memory.see(session.state)
+        if memory is None:                  # (a clone brings a copy of its original's)
+            memory = Memory(game.players)
+            memory.see(session.state)
+        self._memory = memory               # where each seat last saw each card (information state)
 
     # ------------------------------------------------------------ whose turn, what is legal
     @property
@@ -288,8 +290,7 @@ class Match:
     # ------------------------------------------------------------ copies and records
     def clone(self) -> "Match":
         """An independent copy: playing one does not change the other."""
-        twin = Match(self.game, self.session.copy())
-        twin._memory = self._memory.copy()
+        twin = Match(self.game, self.session.copy(), self._memory.copy())
         for seat, (lines, observer) in self._told.items():
             reader = observe.Observer(twin.session, observer.viewer)
             reader.read = observer.read

@@ -259,14 +259,14 @@ def test_runtime_failure_is_reported_without_traceback(capsys, tmp_path):
 def test_internal_errors_and_interrupts_are_caught(capsys, monkeypatch):
     def bug(args):
         raise ZeroDivisionError("division by zero")
-    monkeypatch.setattr(cli_main, "_commands", lambda: {"list": bug})
+    monkeypatch.setattr(cli_main, "_command", lambda name: bug)
     code, _, err = call(capsys, "list")
     assert code == 1
     assert "internal error: ZeroDivisionError: division by zero" in one_sentence_error(err)
 
     def interrupted(args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli_main, "_commands", lambda: {"list": interrupted})
+    monkeypatch.setattr(cli_main, "_command", lambda name: interrupted)
     code, out, err = call(capsys, "list")
     assert code == 130 and out == "" and err.strip() == ""
 

@@ -223,3 +223,67 @@ def test_two_games_a_seat_cannot_tell_apart_give_it_the_same_information_state()
     twin.session.state = determinize.sample(match.session.state, seat - 1, random.Random(1))
     assert twin.session.state.zones != match.session.state.zones
     assert twin.information_state_tensor(seat) == match.information_state_tensor(seat)
+
+
+def test_an_action_is_applied_in_place_without_a_clone(monkeypatch):
+    """A random game through the adapter copies no match (OpenSpiel copies a state only by clone), and a
+    step stopped at a draw leaves its match as it was, so the next outcome runs on from there."""
+    from rulecraft import api
+    clones = []
+    original = api.Match.clone
+    monkeypatch.setattr(api.Match, "clone", lambda self: clones.append(1) or original(self))
+    game = rcos.load_game("blackmore", players=3)
+    state = game.new_initial_state()            # the game's start: worked out on the first state
+    clones.clear()
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
+    assert clones == []
+    twin = state.clone()
+    assert clones == [1] and twin.returns() == state.returns()
+
+
+def test_a_step_stopped_by_an_exception_leaves_the_session_as_it_was(monkeypatch):
+    """Session.take is atomic for any exception, a BaseException too (the adapter's stop at a chance node)."""
+    from rulecraft.engine import machine
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load
+    session = Session.start(load("blackmore"), "blackmore", 2, seed=5)
+    before = session.state.copy()
+    history = list(session.history)
+
+    class Stop(BaseException):
+        pass
+
+    def stop_now(m, action_id, budget=None):
+        m.zones[0].clear()
+        raise Stop
+    monkeypatch.setattr(machine, "decide", stop_now)
+    with pytest.raises(Stop):
+        session.take(session.legal_ids()[0])
+    assert session.state.same_as(before) and session.history == history
+
+
+def test_a_shuffle_runs_its_step_twice_not_once_per_swap(monkeypatch):
+    """A shuffle tells the adapter the sizes of all its draws, so the chance nodes of its later swaps
+    need no run of the step: Blackmore's setup (a shuffle of 54, then the first player at random) runs
+    three times for its 54 chance nodes, where it ran once per node."""
+    from rulecraft.engine.session import Session
+    runs = []
+    original = Session.start.__func__
+    monkeypatch.setattr(Session, "start", classmethod(lambda cls, *a, **k: runs.append(1) or original(cls, *a, **k)))
+    game = rcos.load_game("blackmore", players=3)
+    game.initial = None            # the start is worked out once per game: again here, counted
+    state = game.new_initial_state()
+    nodes = 0
+    while state.is_chance_node():
+        assert len(state.chance_outcomes()) == (54 - nodes if nodes < 53 else 3)
+        state.apply_action(state.chance_outcomes()[-1][0])
+        nodes += 1
+    assert nodes == 54 and len(runs) == 3

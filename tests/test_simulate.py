@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 
+import attrs
 import pytest
 
 from rulecraft.cli.main import main
@@ -27,7 +28,7 @@ def test_the_figures_do_not_depend_on_the_workers(capsys):
 
 def test_the_json_object(capsys):
     out = json.loads(simulate(capsys, "examples/nim.rules", "-n", "30", "--agents", "greedy,random", "--json",
-                              "--workers", "1", "--set", "stones=9"))
+                              "--workers", "1", "--set", "stones=9", "--standings"))
     assert out["games"] == 30 and out["players"] == 2 and out["agents"] == ["greedy", "random"]
     assert out["options"] == {"stones": "9"}
     seat = out["seats"][0]
@@ -40,6 +41,35 @@ def test_the_json_object(capsys):
                 "drama"):
         assert key in out["metrics"], key
     assert out["seats"][0]["win_rate"] > out["seats"][1]["win_rate"]      # greedy takes the last stone
+
+
+def test_standings_are_followed_only_when_asked(capsys):
+    """The metrics from standings (the game scored after every decision) need --standings; the games and
+    every other figure are the same without it."""
+    args = ["blackmore", "-n", "20", "--players", "3", "--json", "--workers", "1"]
+    plain = json.loads(simulate(capsys, *args))
+    followed = json.loads(simulate(capsys, *args, "--standings"))
+    late = {"lead_change", "stability", "decisiveness_threshold", "drama"}
+    assert not late & set(plain["metrics"]) and late <= set(followed["metrics"])
+    assert followed["metrics"]["lead_change"] > 0
+    for key in late:
+        del followed["metrics"][key]
+    assert plain == followed
+
+
+def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
+    """simulate calls `pick` of the random and first agents with the legal ids (no Seat per decision):
+    the same games as the same agents handed their seat."""
+    from rulecraft.agents.basic import FirstLegalAgent, RandomAgent
+    from rulecraft.simulate.games import Job, play
+    jobs = [Job("games/blackmore.rules", 3, (), ("random", "first", "random"), 7, i, measure=True) for i in range(6)]
+    direct = [play(job) for job in jobs]
+    monkeypatch.delattr(RandomAgent, "pick")
+    monkeypatch.delattr(FirstLegalAgent, "pick")
+    through_seats = [play(job) for job in jobs]
+    strip = lambda r: attrs.evolve(r, seconds=())          # noqa: E731 (time spent choosing differs)
+    assert [strip(r) for r in direct] == [strip(r) for r in through_seats]
+    assert len({r.scores for r in direct}) > 1
 
 
 def test_csv_rows_and_a_comparison(capsys, tmp_path):

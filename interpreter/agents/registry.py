@@ -120,11 +120,19 @@ def agent_seed(seed: int, seat: int) -> int:
 
 
 def make_agent(name: str, seed: int = 0):
+    return agent_maker(name)(seed)
+
+
+def agent_maker(name: str) -> Callable[[int], object]:
+    """`seed -> a new agent` for a name, parsed and checked once (a batch makes an agent per seat and game)."""
     kind, settings = parse_agent(name)
-    agent = kind.make(seed, **settings)
-    if kind.omniscient:
-        agent.omniscient = True
-    return agent
+
+    def make(seed: int = 0):
+        agent = kind.make(seed, **settings)
+        if kind.omniscient:
+            agent.omniscient = True
+        return agent
+    return make
 
 
 def described() -> str:

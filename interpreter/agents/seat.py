@@ -11,7 +11,7 @@ for comparison) is given an `OmniscientSeat`, whose samples are the true game.
 """
 from __future__ import annotations
 
-from ..engine import determinize, machine, observe, views
+from ..engine import machine, observe
 
 
 class Seat:
@@ -51,6 +51,7 @@ class Seat:
 
     def view(self) -> dict:
         """The seat's view (engine.views.view)."""
+        from ..engine import views       # imported when an agent looks: `rulecraft run` of random agents never does
         return views.view(self.__session.state, self.seat)
 
     def news(self) -> list[str]:
@@ -61,11 +62,13 @@ class Seat:
 
     def private_to_others(self) -> bool:
         """Does another seat know something this one does not (a hand, a private value)?"""
+        from ..engine import determinize
         return determinize.private_to_others(self.__session.state, self.seat)
 
     def sample(self, rng, chance_only: bool = False):
         """A whole game the seat cannot tell from this one, to think ahead on (see engine.determinize);
         `rng` is the agent's own random.Random."""
+        from ..engine import determinize
         state = self.__session.state
         got = determinize.sample(state, self.seat, rng, chance_only)
         if got is None:                 # the rules could not run from a resampled position

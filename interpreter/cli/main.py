@@ -10,9 +10,7 @@ import argparse
 import os
 import sys
 
-from .. import agents
 from ..runtime.errors import RulesRuntimeError
-from .check import show_diagnostics
 from .terminal import echo, sanitized_output, set_colour
 
 ERROR = "bold red"
@@ -57,20 +55,76 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
-AGENTS_HELP = (f"agents by seat, comma-separated ({agents.described()}); one name serves every seat; "
-               "settings after colons, e.g. ismcts:iterations=800:rollout=greedy (docs/simulating.md); "
-               "default random; each agent is seeded from the seed and its seat")
+COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def agents_help() -> str:
+    from ..agents.registry import described
+    return (f"agents by seat, comma-separated ({described()}); one name serves every seat; "
+            "settings after colons, e.g. ismcts:iterations=800:rollout=greedy (docs/simulating.md); "
+            "default random; each agent is seeded from the seed and its seat")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the command `only` alone: a command's parser imports what its
+    options need (the agents' help, a test's settings), and `rulecraft run` of a cached game should
+    import no more than it uses."""
     parser = argparse.ArgumentParser(
         prog="rulecraft", description="Board and card games written as .rules text files, run by one interpreter.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    from .. import __version__
-    parser.add_argument("--version", action="version", version=f"rulecraft {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    want = (lambda name: True) if only is None else (lambda name: name == only)
+    if want("run"):
+        _add_run(sub)
+    if want("play"):
+        _add_play(sub)
+    if want("check"):
+        _add_check(sub)
+    if want("list"):
+        _add_list(sub)
+    if want("replay"):
+        _add_replay(sub)
+    if want("test"):
+        from .test import add_parser as add_test
+        add_test(sub, GAME_HELP, SET_HELP)
+    if want("simulate"):
+        from .simulate import add_parser as add_simulate
+        add_simulate(sub, GAME_HELP, SET_HELP, agents_help())
+    if want("sweep"):
+        from .sweep import add_parser as add_sweep
+        add_sweep(sub, GAME_HELP, SET_HELP, agents_help())
+    if want("tournament"):
+        from .tournament import add_parser as add_tournament
+        add_tournament(sub, GAME_HELP, SET_HELP)
+    if want("fmt"):
+        from .fmt import add_parser as add_fmt
+        add_fmt(sub)
+    if want("lsp"):
+        from .lsp import add_parser as add_lsp
+        add_lsp(sub)
+    if want("doc"):
+        from .doc import add_parser as add_doc
+        add_doc(sub, GAME_HELP)
+    for command in sub.choices.values():
+        command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    return parser
 
+
+class _Version(argparse.Action):
+    """`--version`, reading the installed version only when asked (the package metadata costs ~15 ms)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .. import __version__
+        print(f"rulecraft {__version__}")
+        parser.exit()
+
+
+def _add_run(sub) -> None:
     run = sub.add_parser("run", help="agents play a whole game", description=(
         "Agents play GAME to the end. Prints the rules' narration and every decision in order, then the "
         "final scores and the winner(s). The same seed, options and agents give the same output, byte for byte."))
@@ -79,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--log", metavar="FILE", help="write the game's transcript (YAML) to FILE, for 'rulecraft replay'")
     run.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
 
+
+def _add_play(sub) -> None:
     play = sub.add_parser("play", help="play interactively against agents", description=(
         "Play GAME at the seat(s) given by --seat; agents take the other seats. Before each of your "
         "decisions you see what happened since your last one, then only what your seat may see (lines marked » "
@@ -97,17 +153,23 @@ def build_parser() -> argparse.ArgumentParser:
         "ask even when a decision has one option only (by default it is taken for you, and said so; "
         "at a hot seat it is always asked)"))
 
+
+def _add_check(sub) -> None:
     check = sub.add_parser("check", help="parse and check rule files", description=(
         "Parse and check each FILE, printing every error with its file:line:col. "
         "Exit status 0 when all are clean, 1 otherwise."))
     check.add_argument("files", metavar="FILE", nargs="+", help="a .rules file (or a bundled game name)")
 
+
+def _add_list(sub) -> None:
     lst = sub.add_parser("list", help="bundled games and their options", description=(
         "List the games bundled with rulecraft: title, player counts and options (allowed values, default). "
         "Variants outside the package (e.g. examples/ in a checkout) are listed when their files or "
         "folders are given as PATH."))
     lst.add_argument("paths", metavar="PATH", nargs="*", help="more .rules files or folders of them to list")
 
+
+def _add_replay(sub) -> None:
     replay = sub.add_parser("replay", help="replay a transcript and verify it", description=(
         "Replay a transcript written by 'run --log' (or a save), checking every decision against the rules "
         "and the recorded result; prints the game like 'run'. An illegal decision is reported by its number."))
@@ -121,48 +183,19 @@ def build_parser() -> argparse.ArgumentParser:
                         help="with --step: list every option of each decision (by default the first 10)")
     replay.add_argument("--seat", metavar="K", type=int, help="with --step: always show the table as seat K sees it")
 
-    from .test import add_parser as add_test
-    add_test(sub, GAME_HELP, SET_HELP)
-    from .simulate import add_parser as add_simulate
-    add_simulate(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
-    from .sweep import add_parser as add_sweep
-    add_sweep(sub, GAME_HELP, SET_HELP, AGENTS_HELP)
-    from .tournament import add_parser as add_tournament
-    add_tournament(sub, GAME_HELP, SET_HELP)
-    from .fmt import add_parser as add_fmt
-    add_fmt(sub)
-    from .lsp import add_parser as add_lsp
-    add_lsp(sub)
-    from .doc import add_parser as add_doc
-    add_doc(sub, GAME_HELP)
-    for command in sub.choices.values():
-        command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
-    return parser
-
 
 def _table_args(p) -> None:
     p.add_argument("--players", "-n", type=int, metavar="N", help=PLAYERS_HELP)
     p.add_argument("--seed", "-s", type=int, metavar="S", help=SEED_HELP)
     p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
-    p.add_argument("--agents", "-a", metavar="A,B,...", help=AGENTS_HELP)
+    p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help())
 
 
-def _commands():
-    from .check import cmd_check
-    from .listing import cmd_list
-    from .play import cmd_play
-    from .replay import cmd_replay
-    from .run import cmd_run
-    from .simulate import cmd_simulate
-    from .test import cmd_test
-    from .sweep import cmd_sweep
-    from .tournament import cmd_tournament
-    from .fmt import cmd_fmt
-    from .lsp import cmd_lsp
-    from .doc import cmd_doc
-    return {"run": cmd_run, "play": cmd_play, "check": cmd_check, "list": cmd_list, "replay": cmd_replay,
-            "test": cmd_test, "simulate": cmd_simulate, "sweep": cmd_sweep, "tournament": cmd_tournament, "fmt": cmd_fmt,
-            "lsp": cmd_lsp, "doc": cmd_doc}
+def _command(name: str):
+    """The function of one command, importing its module only (`listing` holds `list`)."""
+    import importlib
+    module = importlib.import_module(f".{'listing' if name == 'list' else name}", __package__)
+    return getattr(module, f"cmd_{name}")
 
 
 def _error(message: str) -> int:
@@ -183,14 +216,17 @@ def main(argv=None) -> int:
 
 def _main(argv) -> int:
     debug = os.environ.get("RULECRAFT_DEBUG") == "1"
+    words = sys.argv[1:] if argv is None else list(argv)
+    only = words[0] if words and words[0] in COMMANDS else None
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(only).parse_args(words)
     except SystemExit as e:                       # --help, or a usage error (exit 2)
         return e.code if isinstance(e.code, int) else 2
     set_colour(not args.no_color)
     try:
-        return _commands()[args.command](args)
+        return _command(args.command)(args)
     except RulesError as e:
+        from .check import show_diagnostics
         show_diagnostics(e.render())
         return 1
     except (UserError, IllegalDecision) as e:

@@ -5,7 +5,6 @@ from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..agents.seat import act
-from ..engine import records
 from . import common, show
 
 
@@ -27,10 +26,12 @@ def cmd_run(args) -> int:
             account.flush()
     except RulesRuntimeError:
         if args.log:       # the decisions up to the failure, so that `replay` shows it again
+            from ..engine import records
             records.write(args.log, session, "transcript", {"agents": kinds})
         raise
     show.print_result(session)
     if args.log:
+        from ..engine import records        # ruamel.yaml, only when a transcript is written
         records.write(args.log, session, "transcript", {"agents": kinds})
     return 0
 

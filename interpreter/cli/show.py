@@ -126,11 +126,11 @@ def result_lines(session) -> list[str]:
 
 def print_result(session) -> None:
     """The result: at a terminal that shows colour a table (seat, score, tie-break, winner), else `result_lines`."""
-    c = terminal.console()
     m = session.state
-    if m.result is None or not c.is_terminal or c.color_system is None:
+    if m.result is None or not terminal.is_terminal() or terminal.console().color_system is None:
         echo_lines(result_lines(session), result_style)
         return
+    c = terminal.console()
     from rich import box
     from rich.table import Table
     scores, ties, winners = m.result

@@ -37,6 +37,9 @@ def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
     p.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
     p.add_argument("--plot", metavar="FILE", help="draw scores, win rates and lengths to FILE (.png or .svg; "
                    "needs the 'plot' extra)")
+    p.add_argument("--standings", action="store_true", help="also follow each seat's standing after every decision, "
+                   "for the metrics lead change, stability, decisiveness threshold and drama (slower: the game is "
+                   "scored at every decision)")
     p.add_argument("--compare", metavar="GAME", help="also play the same seeds on this game or rules file, and "
                    "compare each figure")
     p.add_argument("--skill", metavar="K", type=int, help=(
@@ -109,7 +112,8 @@ def _side(args, ref: str, workers: int) -> dict:
     from ..engine.session import Session
     options = Session.parse_options(program, args.set)           # checked here, once, with a clear sentence
     shown = {o.name: o.shown(options.get(o.name, o.default)) for o in program.options}
-    jobs = [Job(path, players, tuple(args.set), tuple(kinds), args.seed, i) for i in range(args.games)]
+    jobs = [Job(path, players, tuple(args.set), tuple(kinds), args.seed, i, measure=args.standings)
+            for i in range(args.games)]
     with progress.bar(program.title, args.games, unit="games") as live:
         results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
     teams = 1 if outcomes.one_result(program) else len(program.teams)

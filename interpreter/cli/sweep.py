@@ -38,6 +38,8 @@ def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
         "rank the settings by this figure, e.g. balance, drawishness, first_player_gap, skill_trace, duration:min; "
         "and stop clearly worse settings early"))
     p.add_argument("--no-race", action="store_true", help="with --target: play every setting to N games")
+    p.add_argument("--standings", action="store_true", help="also follow each seat's standing after every decision, "
+                   "for lead change, stability, decisiveness threshold and drama (as simulate --standings; slower)")
     p.add_argument("--skill", metavar="K", type=int, help=(
         "also measure the skill trace: K matches in which one seat searches twice as long as the others "
         "(1, 2, 4, … iterations), --skill-games games each"))
@@ -89,14 +91,14 @@ def cmd_sweep(args) -> int:
     skill = (args.skill_agent, args.skill, args.skill_games) if args.skill else None
     header = {"sweep": 1, "game": path, "players": players, "agents": list(kinds), "seed": args.seed,
               "games": args.games, "settings": [[s.label, s.path, list(s.settings)] for s in settings],
-              "skill": list(skill) if skill else None}
+              "skill": list(skill) if skill else None, "standings": args.standings}
     record = sw.Record(args.out, header) if args.out else None
     total = len(settings) * args.games + (len(settings) * args.skill * args.skill_games if skill else 0)
     try:
         with progress.bar(f"{program.title}: sweep", total, unit="games") as live:
             out = sw.play(settings, players, tuple(kinds), args.seed, args.games, workers, args.backend,
                           target, not args.no_race, record, skill, teams,
-                          lambda done: live.advance(done - live.done))
+                          lambda done: live.advance(done - live.done), args.standings)
     finally:
         if record:
             record.close()

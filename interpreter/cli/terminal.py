@@ -11,6 +11,7 @@ is not a terminal (pipes and CI logs stay plain), when `NO_COLOR` is set, or aft
 """
 from __future__ import annotations
 
+import os
 import sys
 
 _CONTROLS = [c for c in range(0x20) if chr(c) not in "\n\t"] + [0x7F] + list(range(0x80, 0xA0)) \
@@ -81,7 +82,18 @@ def console(stderr: bool = False):
 
 
 def is_terminal(stderr: bool = False) -> bool:
-    return console(stderr).is_terminal
+    return not surely_plain(stderr) and console(stderr).is_terminal
+
+
+def surely_plain(stderr: bool = False) -> bool:
+    """Is the output plain without asking a console? Not a terminal, and nothing that makes rich treat it
+    as one (FORCE_COLOR, TTY_COMPATIBLE): then `rich` is not even imported (a pipe, a file, `run -q`)."""
+    if os.environ.get("FORCE_COLOR") or os.environ.get("TTY_COMPATIBLE"):
+        return False
+    try:
+        return not raw(sys.stderr if stderr else sys.stdout).isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def text(line: str, style: str | None = None):
@@ -92,8 +104,11 @@ def text(line: str, style: str | None = None):
 
 def echo(line: str = "", style: str | None = None, stderr: bool = False) -> None:
     """Print one line, styled when the console may: `print` with a style."""
+    if style is None or surely_plain(stderr):
+        print(line, file=sys.stderr if stderr else sys.stdout)
+        return
     c = console(stderr)
-    if style is None or c.no_color and c.color_system is None or not c.is_terminal:
+    if c.no_color and c.color_system is None or not c.is_terminal:
         print(line, file=sys.stderr if stderr else sys.stdout)
         return
     c.print(text(line, style))

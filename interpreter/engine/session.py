@@ -130,8 +130,9 @@ class Session(Table):
         mark, drawn = len(self.narration), len(self.chance)
         try:
             machine.decide(m, option_id)
-        except Exception:
-            # atomic: a failing rule leaves the game as it was before the decision
+        except BaseException:
+            # atomic: a failing rule (or a step stopped at a draw with no outcome yet, as the OpenSpiel
+            # adapter stops it at a chance node) leaves the game as it was before the decision
             del self.narration[mark:]
             del self.chance[drawn:]
             self.state = before

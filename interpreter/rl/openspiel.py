@@ -68,10 +68,23 @@ def _game_type(utility, min_players=1, max_players=MAX_PLAYERS):
 
 class _Stop(BaseException):
     """Raised by a draw with no outcome yet: the rules stop there, at a chance node. A BaseException,
-    so that no `except Exception` of the engine (which would call it a failure) catches it."""
+    so that no `except Exception` of the engine (which would call it a failure) catches it. `ahead`:
+    the sizes of the draws that follow it, when known (the rest of a shuffle)."""
 
-    def __init__(self, outcomes):
+    def __init__(self, outcomes, ahead=()):
         self.outcomes = outcomes
+        self.ahead = ahead
+
+
+_UNIFORM: dict = {}
+
+
+def uniform(n: int) -> list:
+    """The chance outcomes of a draw of one of n, made once per n (never changed)."""
+    got = _UNIFORM.get(n)
+    if got is None:
+        got = _UNIFORM[n] = [(k, 1.0 / n) for k in range(n)]
+    return got
 
 
 class _Draws:
@@ -81,28 +94,50 @@ class _Draws:
         self.positions = positions
         self.base = base
         self.read = 0
+        self.plan = None             # (where a shuffle's draws start, their sizes), told by the shuffle
+
+    def expect(self, sizes) -> None:
+        """A shuffle's draws are next, of these sizes: one chance node each when none is split."""
+        sizes = tuple(sizes)
+        self.plan = (self.read, sizes) if sizes and max(sizes) <= self.base else None
 
     def _take(self, outcomes):
+        """The next outcome drawn; with none left, stop here with `outcomes()`, the chance node's."""
         if self.read == len(self.positions):
-            raise _Stop(outcomes)
+            raise _Stop(outcomes(), self._ahead())
         k = self.positions[self.read]
         self.read += 1
         return k
 
     def below(self, n: int) -> int:
-        """A number in 0..n-1: one chance node if n <= base, else a node over blocks of values first."""
+        """A number in 0..n-1: one chance node if n <= base, else a node over blocks of values first.
+        (A step runs again for each chance outcome, reading the outcomes so far: the lists of outcomes
+        are made only where it stops.)"""
+        if n <= self.base and self.read < len(self.positions):     # the common case, read again
+            k = self.positions[self.read]
+            self.read += 1
+            return k
         offset = 0
         while n > self.base:
             block = self.base
             while block * self.base < n:
                 block *= self.base
             count = -(-n // block)
-            k = self._take([(b, min(block, n - b * block) / n) for b in range(count)])
+            k = self._take(lambda: [(b, min(block, n - b * block) / n) for b in range(count)])
             offset += k * block
             n = min(block, n - k * block)
-        return offset + self._take([(k, 1.0 / n) for k in range(n)])
+        return offset + self._take(lambda: uniform(n))
+
+    def _ahead(self) -> tuple:
+        """The sizes of the draws after this one, when a shuffle told them."""
+        if self.plan is None:
+            return ()
+        start, sizes = self.plan
+        k = self.read - start
+        return sizes[k + 1:] if 0 <= k < len(sizes) else ()
 
 
+CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 _LOADED: dict = {}     # (game, players, options) -> rulecraft.Game: OpenSpiel makes a game again for every
                        # deserialized state; the rules are read once per process
 
@@ -135,6 +170,8 @@ class RulecraftGame(pyspiel.Game):
             min_utility=low, max_utility=high, utility_sum=total,
             max_game_length=decision_limit(program))
         params["players"] = n
+        self.initial = None              # RulecraftState's start: (chance outcomes, or the match; the player)
+        self.fixed = _Fixed(self.reward_kind, self.chance_base, decision_limit(program))
         super().__init__(_game_type(utility), info, params)
 
     def new_initial_state(self):
@@ -144,18 +181,48 @@ class RulecraftGame(pyspiel.Game):
         return RulecraftObserver(self, iig_obs_type, params)
 
 
+class _Fixed:
+    """What every state of a game shares, held once: OpenSpiel deep-copies each of a state's fields at
+    every clone, and this one is copied as itself."""
+    __slots__ = ("reward_kind", "base", "limit")
+
+    def __init__(self, reward_kind: str, base: int, limit: int):
+        self.reward_kind, self.base, self.limit = reward_kind, base, limit
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 class RulecraftState(pyspiel.State):
-    """A rulecraft match at its last decision (or end), and the chance outcomes drawn since."""
+    """A rulecraft match at its last decision (or end), and the chance outcomes drawn since.
+
+    An action is applied to the match in place: OpenSpiel copies a state only when it asks
+    (`clone`, `child`), by deepcopy (Match.__deepcopy__). A step that draws stops at its first draw
+    with no outcome yet (`_Stop`); Session.take then leaves the match as it was before the step, so
+    each chance outcome runs the step again on the match from there, with the outcomes drawn so far
+    (the engine cannot pause inside a rule's code). The setup's steps build no match until the
+    setup is over."""
 
     def __init__(self, game: RulecraftGame):
         super().__init__(game)
         self._rc_game = game.rc
-        self._reward_kind = game.reward_kind
-        self._base = game.chance_base
+        self._fixed = game.fixed
         self._match = None               # the match at the last decision node (None before the setup)
         self._step = ("start", [])       # the step under way: ("start" or an action id, chance outcomes so far)
         self._outcomes = None            # at a chance node: [(outcome, probability)]
-        self._advance()
+        self._player = CHANCE            # OpenSpiel's current player, set by _advance
+        self._ahead = ()                 # at a chance node: the sizes of the draws known to follow
+        start = game.initial                # OpenSpiel makes a new state for every clone, then copies the
+        if start is None:                   # clone's fields into it: the start is worked out once per game
+            self._advance()
+            game.initial = (self._outcomes, self._match.clone() if self._outcomes is None else None, self._player,
+                            tuple(self._ahead))
+        else:
+            outcomes, match, self._player, ahead = start
+            if outcomes is not None:
+                self._outcomes, self._ahead = outcomes, ahead     # outcomes: never changed in place
+            else:
+                self._match, self._step = match.clone(), None
 
     # ------------------------------------------------------------ stepping through chance
     def _advance(self) -> None:
@@ -163,38 +230,51 @@ class RulecraftState(pyspiel.State):
         to the end of the step (the next decision, or the end of the game)."""
         what, positions = self._step
         draws = _Draws(positions, self._base)
-        try:
-            if what == "start":
-                g = self._rc_game
+        if what == "start":
+            g = self._rc_game
+            try:
                 session = Session.start(g.program, g.ref, g.players, 0, g._options, forced=[("draws", draws)])
-                match = api.Match(g, session)
-            else:
-                match = self._match.clone()
-                match.session.state.forced = [("draws", draws)]
-                match.apply(what)
-        except _Stop as stop:
-            self._outcomes = stop.outcomes
-            return
-        match.session.state.forced = None
-        self._match, self._step, self._outcomes = match, None, None
+            except _Stop as stop:
+                self._stopped(stop)
+                return
+            session.state.forced = None
+            self._match = api.Match(g, session)
+        else:
+            match = self._match
+            match.session.state.forced = [("draws", draws)]
+            try:
+                match.apply(what)        # in place; stopped at a draw, the match is as it was before
+            except _Stop as stop:
+                self._stopped(stop)
+                return
+            finally:
+                match.session.state.forced = None
+        self._step, self._outcomes, self._ahead = None, None, ()
+        m = self._match
+        self._player = TERMINAL if m.over or self._truncated else m.to_move - 1
+
+    _reward_kind = property(lambda self: self._fixed.reward_kind)
+    _base = property(lambda self: self._fixed.base)
+    _limit = property(lambda self: self._fixed.limit)
+
+    def _stopped(self, stop: _Stop) -> None:
+        """At a chance node; the sizes of the draws known to follow it are kept, so that their chance
+        nodes need no run of the step (a shuffle of n cards runs its step twice, not n times)."""
+        self._outcomes, self._player, self._ahead = stop.outcomes, CHANCE, tuple(stop.ahead)
 
     @property
     def _truncated(self) -> bool:
         m = self._match
-        return m is not None and not m.over and m.session.state.decisions >= decision_limit(self._rc_game.program)
+        return m is not None and not m.over and m.session.state.decisions >= self._limit
 
     def current_player(self):
-        if self._outcomes is not None:
-            return pyspiel.PlayerId.CHANCE
-        if self._match.over or self._truncated:
-            return pyspiel.PlayerId.TERMINAL
-        return self._match.to_move - 1
+        return self._player          # worked out once per step (_advance): OpenSpiel asks it many times
 
     def is_terminal(self):
-        return self._outcomes is None and (self._match.over or self._truncated)
+        return self._player == TERMINAL
 
     def _legal_actions(self, player):
-        if self.is_terminal() or self._outcomes is not None or player != self._match.to_move - 1:
+        if player != self._player or player < 0:
             return []
         return sorted(self._match.legal_ids())
 
@@ -203,8 +283,10 @@ class RulecraftState(pyspiel.State):
 
     def _apply_action(self, action):
         if self._outcomes is not None:
-            what, positions = self._step
-            self._step = (what, positions + [int(action)])
+            self._step[1].append(int(action))      # a clone's step is its own (deepcopy)
+            if self._ahead:                        # the next draw's chance node is known: nothing to run
+                self._outcomes, self._ahead = uniform(self._ahead[0]), self._ahead[1:]
+                return
         else:
             self._step = (int(action), [])
         self._outcomes = None

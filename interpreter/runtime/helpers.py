@@ -49,7 +49,8 @@ def rt_random(m, xs, shown):
 # `random(xs)` one, `shuffle z` one per Fisher–Yates swap — then asks `source.below(n)` for a number
 # in 0..n-1 and never reads the state's RNG. An adapter that shows the game's chance structure
 # (rulecraft.rl.openspiel: one chance node per draw) decides them there; `below` may raise to stop
-# the rules at the draw.
+# the rules at the draw. A shuffle first tells the source the sizes of all its draws (`expect`), so
+# that a source stopped at one swap knows the chance nodes of the next ones.
 
 
 def _forced(m, kind):
@@ -292,6 +293,7 @@ def rt_shuffle(m, z):
     items = m.zones[z]
     if m.forced and m.forced[0][0] == "draws":    # Fisher–Yates, each swap decided outside
         draws = m.forced[0][1]
+        draws.expect(range(len(items), 1, -1))     # the sizes of its draws, known before the first
         for i in range(len(items) - 1, 0, -1):
             j = draws.below(i + 1)
             items[i], items[j] = items[j], items[i]

@@ -13,11 +13,12 @@ import time
 
 import attrs
 
-from ..agents.registry import agent_seed, make_agent
-from ..agents.search import estimate, side_of
+from ..agents.registry import agent_maker, agent_seed
+from ..agents.search import side_of
 from ..agents.seat import act
 from ..engine import machine
 from ..engine.limits import decision_limit, past_limit
+from ..engine.playout import playout
 from ..engine.session import Session, Table
 from ..runtime.errors import RulesRuntimeError
 
@@ -29,7 +30,7 @@ class Job:
     agents: tuple             # one agent name (with its settings) per seat
     seed: int                 # the run's seed
     index: int                # which game of the run
-    measure: bool = True      # follow each seat's standing decision by decision (lead changes, drama…)
+    measure: bool = False     # follow each seat's standing decision by decision (lead changes, drama…): --standings
 
 
 @attrs.frozen
@@ -78,6 +79,7 @@ class BareTable(Table):
 
 
 _PROGRAMS: dict = {}
+_OPTIONS: dict = {}
 
 
 def _program(path: str):
@@ -89,61 +91,139 @@ def _program(path: str):
     return program
 
 
+_MAKERS: dict = {}
+
+
+def _makers(names: tuple) -> list:
+    """Per seat, `seed -> a new agent`: each name parsed once per worker process."""
+    makers = _MAKERS.get(names)
+    if makers is None:
+        makers = _MAKERS[names] = [agent_maker(name) for name in names]
+    return makers
+
+
+def _options(program, path: str, settings: tuple) -> dict:
+    """Every option's stored value for a job's `--set`s, worked out once per worker process."""
+    values = _OPTIONS.get((path, settings))
+    if values is None:
+        values = {o.name: o.default for o in program.options}
+        values.update(Session.parse_options(program, list(settings)))
+        _OPTIONS[(path, settings)] = values
+    return values
+
+
+class Standings:
+    """Each seat's standing (agents.search.estimate: the game's heuristic or score, per side) after
+    every decision, and how often the set of leaders changed. Asked for with `--standings`: it scores
+    the game at every decision, which costs more than playing it. The seats' sides are worked out once."""
+
+    def __init__(self, program, players: int):
+        self.judge = program.heuristic or program.score
+        self.seats = range(players)
+        self.sides = [side_of(program, p) for p in self.seats]
+        self.tracks: list[list[float]] = [[] for _ in self.seats]
+        self.leaders = None
+        self.changes = 0
+
+    def add(self, state) -> None:
+        """The standings now (the same figures as agents.search.estimate, in the same order of operations)."""
+        judge, sides = self.judge, self.sides
+        if judge is None:
+            standing = [0.5] * len(sides)
+        else:
+            scores = [machine._score(state, judge, p) for p in self.seats]
+            best: dict[int, int] = {}
+            for side, s in zip(sides, scores):
+                best[side] = max(best.get(side, s), s)
+            standing = []
+            for own_side, own in zip(sides, scores):
+                others = [v for side, v in best.items() if side != own_side]
+                rival = max(others) if others else 0
+                standing.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
+        for track, v in zip(self.tracks, standing):
+            track.append(v)
+        top = max(standing)
+        now = frozenset(p for p, v in enumerate(standing) if v == top)
+        if self.leaders is not None and now != self.leaders:
+            self.changes += 1
+        self.leaders = now
+
+    def trail(self, winners) -> float:
+        """The drama of a game won by one side: the winner's mean deficit to the leader where it trailed."""
+        tracks = self.tracks
+        if len({self.sides[w] for w in winners}) != 1 or not tracks[winners[0]]:
+            return 0.0
+        w = winners[0]
+        deficits = [max(t[k] for t in tracks) - tracks[w][k] for k in range(len(tracks[w]))]
+        behind = [d for d in deficits if d > 0]
+        return sum(behind) / len(behind) if behind else 0.0
+
+
 def play(job: Job) -> GameResult:
+    """One game of a batch, played through engine.playout: agents that decide from the legal ids alone
+    (random, first: their `pick`) are called directly; any other is handed its seat (agents.seat.act)."""
     program = _program(job.path)
     seed = game_seed(job.seed, job.index)
-    options = Session.parse_options(program, list(job.settings))
-    values = {o.name: o.default for o in program.options}
-    values.update(options)
-    agents = [make_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(job.agents)]
+    values = _options(program, job.path, job.settings)
+    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(_makers(job.agents))]
     limit = decision_limit(program)      # a game still going then is stopped and counted as a timeout
-    decisions = choices = offered = changes = 0
-    tracks: list[list[float]] = [[] for _ in range(job.players)]
+    offered: list[int] = []              # the number of options at each decision
+    picks = [getattr(agent, "pick", None) for agent in agents]
     asked, thought = [0] * job.players, [0.0] * job.players
-    leaders = None
-    first = -1
-    try:
-        state = machine.new_game(program, job.players, values, seed)
-        table = BareTable(program, state)
-        while state.result is None:
-            if decisions >= limit:
-                return GameResult(job.index, seed, (), (), decisions, choices, offered, timeout=True, first=first)
-            n = len(machine.legal_ids(state))
-            offered += n
-            choices += n > 1
-            who = machine.chooser(state)
-            if first < 0:
-                first = who
+    if all(picks):
+        def choose(m, who, ids):
+            offered.append(len(ids))
+            asked[who] += 1
+            return picks[who](ids)
+    else:
+        table = None
+
+        def choose(m, who, ids):
+            nonlocal table
+            if table is None:
+                table = BareTable(program, m)
+            offered.append(len(ids))
             start = time.perf_counter()
             choice = act(agents[who], table)
             thought[who] += time.perf_counter() - start
             asked[who] += 1
-            table.take(choice)
-            decisions += 1
-            if job.measure and state.result is None:
-                standing = estimate(state)
-                for p, v in enumerate(standing):
-                    tracks[p].append(v)
-                best = max(standing)
-                now = frozenset(p for p, v in enumerate(standing) if v == best)
-                if leaders is not None and now != leaders:
-                    changes += 1
-                leaders = now
+            return choice
+    follow = Standings(program, job.players) if job.measure else None
+    if follow is not None:
+        decide_for = choose
+
+        def choose(m, who, ids):
+            if m.decisions:
+                follow.add(m)            # the standing after the decision before this one
+            return decide_for(m, who, ids)
+    state = None
+    first = -1                           # the seat asked the game's first decision
+    try:
+        state = machine.new_game(program, job.players, values, seed)
+        first = -1 if state.pending is None else state.pending[1]
+        playout(state, choose, limit)
     except RulesRuntimeError as e:
-        return GameResult(job.index, seed, (), (), decisions, choices, offered, error=str(e).splitlines()[0],
-                          first=first)
+        # decide fails with no decision pending: the decision that failed is not counted as taken
+        taken = 0 if state is None else state.decisions - (state.pending is None)
+        return GameResult(job.index, seed, (), (), taken, _choices(offered), sum(offered),
+                          error=str(e).splitlines()[0], first=first)
+    choices = _choices(offered)
+    if state.result is None:
+        return GameResult(job.index, seed, (), (), state.decisions, choices, sum(offered), timeout=True, first=first)
     scores, _ties, winners = state.result
-    standing, trail = (), 0.0
-    if job.measure:
-        standing = tuple(_summary(t) for t in tracks)
-        if len({side_of(program, w) for w in winners}) == 1 and tracks[winners[0]]:
-            w = winners[0]
-            deficits = [max(tracks[p][k] for p in range(job.players)) - tracks[w][k] for k in range(len(tracks[w]))]
-            behind = [d for d in deficits if d > 0]
-            trail = sum(behind) / len(behind) if behind else 0.0
-    return GameResult(job.index, seed, tuple(scores), tuple(winners), decisions, choices, offered,
-                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked), seconds=tuple(thought),
-                      first=first)
+    standing, trail, changes = (), 0.0, 0
+    if follow is not None:
+        standing = tuple(_summary(t) for t in follow.tracks)
+        trail = follow.trail(winners)
+        changes = follow.changes
+    return GameResult(job.index, seed, tuple(scores), tuple(winners), state.decisions, choices, sum(offered),
+                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked),
+                      seconds=tuple(thought), first=first)
+
+
+def _choices(offered: list[int]) -> int:
+    """Decisions with more than one option."""
+    return len(offered) - offered.count(1)
 
 
 def _summary(track: list[float]) -> tuple:

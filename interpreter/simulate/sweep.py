@@ -284,11 +284,12 @@ ROUNDS = 8               # a sweep plays in about this many rounds: racing looks
 
 def play(settings: list, players: int, agents: tuple, seed: int, games: int, workers: int = 1,
          backend: str = "processes", target: tuple | None = None, race: bool = True, record=None,
-         skill: tuple | None = None, teams: int = 0, on_done=None) -> dict:
+         skill: tuple | None = None, teams: int = 0, on_done=None, standings: bool = False) -> dict:
     """Play a sweep: {"played": {Setting: [GameResult]}, "stopped": {Setting: round}, "skill": {Setting: curve}}.
 
     `target` is (figure, way); `record` a Record that already-played games are read from and new ones
-    written to; `skill` is (agent, matches, games a match); `on_done(k)` counts games as they finish."""
+    written to; `skill` is (agent, matches, games a match); `on_done(k)` counts games as they finish;
+    `standings` follows each seat's standing (lead change, stability, drama… as simulate --standings)."""
     from .batch import run
     from .games import Job
     played = {s: [] for s in settings}
@@ -317,7 +318,7 @@ def play(settings: list, players: int, agents: tuple, seed: int, games: int, wor
 
     for round_no, start in enumerate(range(0, games, chunk), 1):
         stop = min(games, start + chunk)
-        jobs = [((s.label, "games", i), Job(s.path, players, s.settings, agents, seed, i))
+        jobs = [((s.label, "games", i), Job(s.path, players, s.settings, agents, seed, i, standings))
                 for s in alive for i in range(start, stop)]
         got = batch(jobs)
         for s in alive:
