@@ -19,6 +19,11 @@ _API = ("load", "game_names", "Game", "Match", "Action", "IllegalAction", "Rules
 __all__ = ["__version__", *_API]
 
 
+def __dir__() -> list[str]:
+    """What `dir(rulecraft)` lists: the API exported on first use, too."""
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str):
     if name == "__version__":          # read from the installed metadata on first use: importing it costs ~15 ms
         global __version__

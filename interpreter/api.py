@@ -14,7 +14,7 @@ from .agents.registry import AGENT_KINDS, make_agent
 from .agents.seat import act
 from .diagnostics import RulesError, UnknownGame, UserError
 from .engine import observe, outcomes, records, views
-from .engine.machine import IllegalDecision, Option
+from .engine.machine import IllegalDecision, Option, seats_text
 from .engine.session import Session
 from .loader import game_path, load_file
 from .runtime.errors import RulesRuntimeError
@@ -53,9 +53,7 @@ class Game:
         self.ref = ref
         self.players = program.min_players if players is None else players
         if type(self.players) is not int or not program.min_players <= self.players <= program.max_players:
-            span = (f"{program.min_players}" if program.min_players == program.max_players
-                    else f"{program.min_players} to {program.max_players}")
-            raise UserError(f"{program.title} is for {span} players, not {players}")
+            raise UserError(f"{program.title} is for {seats_text(program)}, not {players}")
         settings = []
         for name, value in (options or {}).items():
             text = ("true" if value else "false") if isinstance(value, bool) else str(value)

@@ -51,6 +51,8 @@ def test_no_color_is_honoured(how):
     env, flag = ({"NO_COLOR": "1"}, []) if how == "NO_COLOR" else ({}, ["--no-color"])
     shown = terminal(["check", "games/blackmore.rules", *flag], env=env, cwd=ROOT)
     assert "games/blackmore.rules: ok" in shown and "\x1b[3" not in shown      # no foreground colour
+    over = terminal(["run", "blackmore", "--seed", "3", "-q", *flag], env=env, cwd=ROOT)
+    assert "\x1b[1m" not in over and "─" not in over, over      # no bold, no box drawing: plain, both ways
 
 
 def test_the_exploration_shows_a_progress_bar_at_a_terminal_only(tmp_path):

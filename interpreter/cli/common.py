@@ -10,6 +10,7 @@ import secrets
 
 from ..agents.registry import agent_kind, agent_seed, canonical, make_agent
 from ..diagnostics import UserError
+from ..engine.machine import seats_text
 from ..engine.session import Session
 from ..loader import game_path, load_file
 
@@ -92,13 +93,12 @@ def table_size(program, players: int | None, agent_kinds: list[str], ref: str = 
     """--players if given; else the number of --agents when more than one is listed; else the default."""
     if players is not None:
         if not program.min_players <= players <= program.max_players:
-            raise UserError(f"{program.title} is for {program.min_players} to {program.max_players} players, "
+            raise UserError(f"{program.title} is for {seats_text(program)}, "
                             f"not {players}{variants_seating(ref, players)}")
         return players
     if len(agent_kinds) > 1:
         if not program.min_players <= len(agent_kinds) <= program.max_players:
-            from ..engine.machine import _count_text
-            raise UserError(f"{program.title} is for {_count_text(program)}, but --agents lists {len(agent_kinds)} "
+            raise UserError(f"{program.title} is for {seats_text(program)}, but --agents lists {len(agent_kinds)} "
                             "agents; give one per seat, or one for every seat")
         return len(agent_kinds)
     return default_players(program)

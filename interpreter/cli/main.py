@@ -20,20 +20,6 @@ from ..engine.machine import IllegalDecision
 GAME_HELP = "a bundled game name (see 'rulecraft list') or the path to a .rules file"
 
 EPILOG = """\
-commands:
-  run      agents play a whole game; prints what happens, then the scores
-  play     play at one or more seats against agents (all seats: hot seat)
-  check    parse and check rule files; report every error
-  list     bundled games, their player counts and options
-  replay   replay a transcript written by --log, checking every decision
-  test     run a game's scenarios and explore random games for broken rules
-  simulate play many games by agents; win rates, scores, lengths and design metrics
-  sweep    play every setting of some options on the same seeds; which is best
-  tournament  agents against each other in a round robin, rated on Elo's scale
-  fmt      lay out rule files in the one canonical way (--check, --diff)
-  lsp      a language server for editors (needs rulecraft[lsp])
-  doc      a game's rules as a Markdown or HTML document
-
 examples:
   rulecraft run blackmore --seed 7
   rulecraft run blackmore --players 3 --set wheel=ascending --agents random,first,random --log game.yaml

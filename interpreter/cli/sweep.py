@@ -82,7 +82,7 @@ def cmd_sweep(args) -> int:
     for ref in args.compare:
         other = common.load_program(ref)
         if not other.min_players <= players <= other.max_players:
-            raise UserError(f"{ref} is for {other.min_players} to {other.max_players} players, not {players}")
+            raise UserError(f"{ref} is for {common.seats_text(other)}, not {players}")
         others.append((ref, str(common.game_path(ref))))
     settings = sw.settings_of(program, path, args.vary, args.set, others)
     target = sw.direction(args.target) if args.target else None

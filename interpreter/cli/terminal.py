@@ -71,10 +71,10 @@ def console(stderr: bool = False):
     """A rich console on standard output (or error), as it is now (tests swap the streams)."""
     from rich.console import Console
     stream = raw(sys.stderr if stderr else sys.stdout)
-    key = (id(stream), _colour)
+    plain = not _colour or bool(os.environ.get("NO_COLOR"))      # NO_COLOR (no-color.org): as --no-color
+    key = (id(stream), plain)
     found = _consoles.get(key)
     if found is None or found[0] is not stream:
-        plain = not _colour
         c = Console(file=stream, markup=False, emoji=False, highlight=False, soft_wrap=True,
                     color_system=None if plain else "auto", no_color=plain or None)
         found = _consoles[key] = (stream, c)

@@ -38,7 +38,7 @@ def cmd_tournament(args) -> int:
         raise UserError("'tournament' plays without people")
     players = args.players if args.players is not None else max(2, program.min_players)
     if not program.min_players <= players <= program.max_players:
-        raise UserError(f"{program.title} is for {program.min_players} to {program.max_players} players, not {players}")
+        raise UserError(f"{program.title} is for {common.seats_text(program)}, not {players}")
     if players > len(agents):
         raise UserError(f"{players} players need at least {players} different agents; --agents names {len(agents)}")
     if args.games < 1:

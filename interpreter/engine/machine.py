@@ -37,7 +37,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     `sink` collects the narration and `chance` each chance outcome, when given; `forced` are a
     scenario's outcomes for the next draws: ("random" or "shuffle", function of the state), in order."""
     if not program.min_players <= players <= program.max_players:
-        raise ValueError(f"{program.title} is for {_count_text(program)}, not {players}")
+        raise ValueError(f"{program.title} is for {seats_text(program)}, not {players}")
     m = State.__new__(State)       # every slot set here (State() would set each twice)
     m.program = program
     m.n = players
@@ -107,10 +107,12 @@ def _default_names(players: int) -> tuple:
     return names
 
 
-def _count_text(program):
-    if program.min_players == program.max_players:
-        return f"{program.min_players} players"
-    return f"{program.min_players} to {program.max_players} players"
+def seats_text(program) -> str:
+    """How many players the rules seat, in words: "1 player", "4 players", "2 to 6 players"."""
+    low, high = program.min_players, program.max_players
+    if low == high:
+        return f"{low} player{'' if low == 1 else 's'}"
+    return f"{low} to {high} players"
 
 
 def run(m: State, budget: int = STEP_BUDGET) -> None:

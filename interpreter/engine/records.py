@@ -360,7 +360,7 @@ def restore(data: dict, load_program, name: str = "the file", check_digest: bool
         raise UserError(f"{name} is damaged: 'options' is not a mapping")
     if not program.min_players <= data["players"] <= program.max_players:
         raise UserError(f"{name} is damaged: it says {data['players']} players, but {program.title} is for "
-                        f"{program.min_players} to {program.max_players}")
+                        f"{machine.seats_text(program)}")
     settings = [f"{k}={v}" for k, v in options.items()]
     values = Session.parse_options(program, settings)
     names = data.get("names")
