@@ -136,3 +136,25 @@ def test_replay_step_is_styled_and_waits_at_a_terminal(tmp_path):
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert "stopped." in child.before
+
+
+def test_rules_prints_a_section_and_the_hot_seat_clears_the_scrollback(tmp_path):
+    environment = {**os.environ, "TERM": "xterm-256color"}
+    environment.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "rulecraft", "play", "blackmore", "--seat", "all", "--players", "2",
+                                           "--seed", "4"], env=environment, cwd=tmp_path, encoding="utf-8",
+                          dimensions=(30, 100), timeout=60)
+    child.expect(r"Player \d> ")
+    child.sendline("rules scor")                              # a section by the start of its name, as written
+    child.expect(r"> ")
+    assert "# ------" in child.before and "Scoring" in child.before and "score p: Player" in child.before
+    child.sendline("rules nothing")
+    child.expect(r"> ")
+    assert "no section starts with 'nothing'; the sections: Components" in child.before
+    child.sendline("1")
+    child.expect("Pass the keyboard to Player")
+    child.sendline("")
+    child.expect(r"> ")
+    assert "\x1b[3J" in child.before                          # the scrollback cleared, not blank lines
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -26,7 +26,8 @@ from . import common, rulesummary, screen, show, terminal
 HELP = """\
 Answer with an option's number, its text, or the start of its text (any case); several numbers
 (2 4 7) take the first now and the others at your next decisions while they are offered. Other commands:
-  rules       the game: its options, components and sections ('rules all': the whole opening comment)
+  rules       the game: its options, components and sections ('rules all': the whole opening comment;
+              'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')
   view        the whole table again, as your seat sees it (others' sheets in full)
   log         what you were told so far
   undo        take back the last decision made at this keyboard (and the agents' after it),
@@ -214,7 +215,7 @@ class _Game:
             # hot seat at a terminal: hand over before showing the next player's cards
             self._print_news(None if height is None else height - 2, width)
             input(f"Pass the keyboard to {name}, then press Enter. ")
-            print("\n" * 40)
+            terminal.clear_screen()     # the screen and its scrollback: nothing of the last hand stays above
         self.seat_now = who
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
         labels = [o.label for o in options]
@@ -284,8 +285,17 @@ class _Game:
                 print(line)
             self._print_options(screen.option_lines([o.label for o in self.session.legal()], width))
         elif word == "rules":
-            everything = rest.strip().lower() == "all"
-            for line in rulesummary.summary(self.session.program, self.session.options, everything):
+            asked = rest.strip()
+            program = self.session.program
+            if asked and asked.lower() != "all":
+                found = rulesummary.section(getattr(program, "sources", None) or {}, asked)
+                if found is None:
+                    heads = [h for text in (getattr(program, "sources", None) or {}).values()
+                             for h in rulesummary.headings(text)]
+                    found = [f"no section starts with '{asked}'; the sections: {' · '.join(heads) or 'none'}"]
+            else:
+                found = rulesummary.summary(program, self.session.options, asked.lower() == "all")
+            for line in found:
                 for part in screen.wrap(line, width):
                     print(part)
         elif word == "log":

@@ -28,10 +28,26 @@ def headings(text: str) -> list[str]:
     return [m.group(1) for m in map(_HEADING.match, text.splitlines()) if m]
 
 
+def section(sources: dict, wanted: str) -> list[str] | None:
+    """The lines of the section whose heading starts with `wanted` (any case), as the file writes them:
+    its heading, its comments and its rules, up to the next heading; None when no heading matches.
+    The first file (the game's own) is searched first."""
+    wanted = wanted.strip().lower()
+    for text in sources.values():
+        lines = text.splitlines()
+        starts = [i for i, line in enumerate(lines) if _HEADING.match(line)]
+        for k, i in enumerate(starts):
+            if _HEADING.match(lines[i]).group(1).lower().startswith(wanted):
+                end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+                while end > i + 1 and not lines[end - 1].strip():
+                    end -= 1
+                return lines[i:end]
+    return None
+
+
 def summary(program, values: dict, everything: bool = False) -> list[str]:
-    lo, hi = program.min_players, program.max_players
-    count = f"{lo} player{'s' if lo != 1 else ''}" if lo == hi else f"{lo} to {hi} players"
-    lines = [f"{program.title} ({count}) — {program.entry}"]
+    from ..engine.machine import seats_text
+    lines = [f"{program.title} ({seats_text(program)}) — {program.entry}"]
     if program.options:
         lines.append("options:")
         for o in program.options:
@@ -55,5 +71,6 @@ def summary(program, values: dict, everything: bool = False) -> list[str]:
         heads = headings(text)
         if heads:
             lines.append(f"sections of {path}: {' · '.join(heads)}")
-    lines.append("Each option's label says what it does; 'view' shows the table, 'log' what happened.")
+    lines.append("'rules SECTION' prints a section as the file writes it (the start of its name will do); "
+                 "each option's label says what it does; 'view' shows the table, 'log' what happened.")
     return lines

@@ -85,6 +85,14 @@ def is_terminal(stderr: bool = False) -> bool:
     return not surely_plain(stderr) and console(stderr).is_terminal
 
 
+def clear_screen() -> None:
+    """Clear the terminal and its scrollback (`ESC[3J`), cursor home: a hot seat's hand must not stay
+    above the next player's screen, nor be scrolled back to. Written under the sanitizer (it is ours)."""
+    stream = raw(sys.stdout)
+    stream.write("\x1b[H\x1b[2J\x1b[3J")
+    stream.flush()
+
+
 def surely_plain(stderr: bool = False) -> bool:
     """Is the output plain without asking a console? Not a terminal, and nothing that makes rich treat it
     as one (FORCE_COLOR, TTY_COMPATIBLE): then `rich` is not even imported (a pipe, a file, `run -q`)."""
