@@ -19,6 +19,7 @@ from ..agents.seat import act
 from ..engine import machine
 from ..engine.limits import decision_limit, past_limit
 from ..engine.session import Session, Table
+from ..engine.whereabouts import Whereabouts
 from ..runtime.errors import RulesRuntimeError
 
 @attrs.frozen
@@ -65,15 +66,19 @@ def game_seed(run_seed: int, index: int) -> int:
 
 class BareTable(Table):
     """A game as light as a batch needs: no labels, narration or chance log; what agents read through
-    their Seat (state, program, whose decision, the legal options) and nothing more."""
+    their Seat (state, program, whose decision, the legal options), and where each seat may think each
+    card is only when an agent samples from it (`remember`)."""
 
-    def __init__(self, program, state):
+    def __init__(self, program, state, remember: bool = False):
         self.program = program
         self.state = state
         self.events: list = []
+        self.whereabouts = Whereabouts(state) if remember else None
 
     def take(self, option_id: int) -> None:
         machine.decide(self.state, option_id)
+        if self.whereabouts is not None:
+            self.whereabouts.note(self.state)
 
 
 _PROGRAMS: dict = {}
@@ -102,7 +107,7 @@ def play(job: Job) -> GameResult:
     leaders = None
     try:
         state = machine.new_game(program, job.players, values, seed)
-        table = BareTable(program, state)
+        table = BareTable(program, state, remember=any(getattr(a, "remembers", False) for a in agents))
         while state.result is None:
             if decisions >= limit:
                 return GameResult(job.index, seed, (), (), decisions, choices, offered, timeout=True)
