@@ -168,3 +168,24 @@ def test_a_deal_that_the_most_constrained_first_cannot_finish_is_matched():
         assert all(possible[c] >> zone_of[c] & 1 for c in cards), dealt
         seen.add(tuple(dealt))
     assert seen == {(10, 11, 12), (12, 10, 11)}
+
+
+def test_the_benchmarks_forgetful_seat_samples_as_before_memory(blackmore):
+    """benchmarks/memory.py pits the search against itself without memory: its forgetful seat must
+    sample as the package did before (played cards back in the other hand), the real seat must not."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("memory_benchmark", ROOT / "benchmarks" / "memory.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    s = Session.start(blackmore, "blackmore", 2, 0, narrate=False)
+    for _ in range(40):
+        s.take(s.legal_ids()[0])
+    me = s.to_move
+    won = {c for p in range(2) for c in s.state.zones[zone_instance(blackmore, "won", p)]}
+    other = zone_instance(blackmore, "hand", 1 - me)
+    rng = random.Random(1)
+    forgetful = sum(bool(won & set(bench.ForgetfulSeat(Seat(s, me)).sample(rng).zones[other])) for _ in range(20))
+    remembering = sum(bool(won & set(Seat(s, me).sample(rng).zones[other])) for _ in range(20))
+    assert forgetful > 5 and remembering == 0
+    assert bench.wilson(30, 60) == pytest.approx((0.3773, 0.6227), abs=1e-3)
