@@ -15,8 +15,11 @@ the rules run until the next), from `seen by` alone:
 
 Each card moves once per step, from where it was before the step to where it is after: the zones it
 crossed within a step are not followed, and neither is the order of the cards within a zone. So a
-seat's memory never rules out where a card truly is (tests/test_memory.py checks it), and it rules out
-only what the seat saw. Started on a game in progress, a seat remembers only what it sees then.
+seat's memory never rules out where a card truly is (tests/test_memory.py checks it in every bundled
+game and example). The zones each move left and entered are taken as known to every seat, as the
+counts of every zone are public; when one step moves several cards between zones a seat does not
+see, the counts alone may tell it a little less (which zone gave to which), never which card went.
+Started on a game in progress, a seat remembers only what it sees then.
 The values of variables need no memory: who sees a value is fixed by its declaration, so a value a
 seat saw is one it sees now.
 """
