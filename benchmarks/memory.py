@@ -6,6 +6,8 @@ sampling from what the seat sees now (as before issue 26), and each against `che
     python benchmarks/memory.py --quick         10 games a pairing
     python benchmarks/memory.py --cost          what memory costs: a sample, and a session's game
 
+It first says how much of a sampled hand is cards already won, with memory and without (issue 26).
+
 Each pairing plays half its games with the first-named search in seat 1 and half in seat 2, each
 game from its own seed (simulate's game_seed), on simulate's bare table. A shared win counts half.
 The forgetful search is the package's ISMCTS given a seat whose samples ignore the memory: the old
@@ -133,6 +135,46 @@ def cost(program, rounds: int = 7) -> None:
           f"{med['not followed']:.2f} ms without ({med['followed'] / med['not followed']:.2f}×)")
 
 
+def forgotten(program, games: int = 20, samples: int = 10) -> None:
+    """How much of the other hand, as sampled, is cards already won (face down, after being played face
+    up), after 10, 30, 50 and 70 decisions of random Blackmore 2p games: with and without memory."""
+    import random
+
+    from rulecraft.agents.seat import Seat
+    from rulecraft.engine.session import Session
+
+    marks = (10, 30, 50, 70)
+    base = {z.name: z.base for z in program.zones}
+    counts = {(kind, k): [0, 0, 0, 0] for kind in ("forgetful", "memory") for k in marks}
+    for seed in range(games):
+        s = Session.start(program, "blackmore", 2, seed, narrate=False)
+        pick, rng = random.Random(seed), random.Random(seed)
+        while not s.over:
+            k = s.state.decisions
+            if k in marks:
+                me = s.to_move
+                won = {c for p in range(2) for c in s.state.zones[base["won"] + p]}
+                hand = base["hand"] + 1 - me
+                for kind in ("forgetful", "memory"):
+                    for _ in range(samples):
+                        seat = Seat(s, me)
+                        world = (ForgetfulSeat(seat) if kind == "forgetful" else seat).sample(rng)
+                        held = world.zones[hand]
+                        tally = counts[kind, k]
+                        tally[0] += sum(c in won for c in held)         # cards of the sampled hand already won
+                        tally[1] += len(held)
+                        tally[2] += bool(won & set(held))                # samples with one at least
+                        tally[3] += 1
+            ids = s.legal_ids()
+            s.take(ids[pick.randrange(len(ids))])
+    print(f"blackmore 2p, random play, {games} games, {samples} samples a seat at each mark: the share of the other "
+          "hand's sampled cards already won (and of samples holding one at least)")
+    for kind in ("forgetful", "memory"):
+        rates = ", ".join(f"{t[0] / t[1]:.0%} ({t[2] / t[3]:.0%}) after {k}"
+                          for k in marks for t in [counts[kind, k]] if t[3])
+        print(f"  {kind:9}: {rates}; {sum(counts[kind, k][3] for k in marks)} samples")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=100, help="games a pairing (default 100)")
@@ -146,6 +188,7 @@ def main() -> int:
     if args.cost:
         cost(program)
         return 0
+    forgotten(program)
     cheat = "cheat:iterations=100"
     for mine, rival in ((SEARCH, "forgetful"), (SEARCH, cheat), ("forgetful", cheat)):
         points, games, cpu = pairing(program, mine, rival, n, args.seed)
