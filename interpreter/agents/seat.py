@@ -6,8 +6,8 @@ table would know — the options it may take, its view (engine.views: counts of 
 *sampled* from that observation (engine.determinize), on which a search may play ahead as it
 likes: a sample is dealt again wherever the seat cannot see — each card only where the seat's
 memory allows (engine.whereabouts, kept by the table when it follows one) — and has a fresh
-random generator, so reading it reveals nothing. The true game stays out of reach (kept under a private name):
-an agent cannot read hidden state by accident. Only an agent registered as omniscient (`cheat`,
+random generator, so reading it reveals nothing. The true game stays out of reach (kept under
+a private name): an agent cannot read hidden state by accident. Only an agent registered as omniscient (`cheat`,
 for comparison) is given an `OmniscientSeat`, whose samples are the true game.
 """
 from __future__ import annotations

@@ -289,8 +289,7 @@ def resampler(seed: int = 0):
     """For OpenSpiel's IS-MCTS (`ISMCTSBot.set_resampler`): a state the player cannot tell from the
     real one, drawn from what it may not see (engine.determinize.sample: the hidden cards dealt again
     among the places hidden from it, each where its memory allows, the hidden values drawn from their
-    declared values). Derived
-    from the rules' `seen by`, never written per game."""
+    declared values). Derived from the rules' `seen by`, never written per game."""
     rnd = random.Random(seed)
 
     def resample(state, player):
