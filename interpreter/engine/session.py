@@ -86,7 +86,7 @@ class Session(Table):
         state.chance = chance if self.state.chance is not None else None
         return Session(self.program, state, self.game_ref, self.seed, dict(self.options), list(self.history),
                        narration, chance, list(self.events), self.drained, self.logged,
-                       self.whereabouts.copy() if self.whereabouts is not None else None)
+                       whereabouts=self.whereabouts.copy() if self.whereabouts is not None else None)
 
     def absorb(self) -> None:
         """Move what the rules just said and drew into `events`, after the decision that caused it."""
