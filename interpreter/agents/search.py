@@ -1,10 +1,11 @@
 """Agents that think ahead: greedy (one decision of lookahead) and Monte Carlo tree search.
 
 Both see a game only through their `Seat` (agents/seat.py): they think on games sampled from
-what the seat may see, never on the game itself. The search is single-observer
+what the seat may see and remembers, never on the game itself. The search is single-observer
 information-set MCTS (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS"): each iteration samples
-a game the seat cannot tell from the real one (hidden cards dealt again, hidden values drawn,
-the future's chance new), walks one tree of decisions with UCB1 counted over the times each
+a game the seat cannot tell from the real one (hidden cards dealt again, each only where the
+seat's memory allows — a card it saw won face down stays won —, hidden values drawn, the
+future's chance new), walks one tree of decisions with UCB1 counted over the times each
 option was available, plays out the rest at random (or greedily) up to a depth, and backs the
 outcome up to every seat's decisions from that seat's side. `mcts` is the same search for
 games in which no other seat knows what this one does not: it resamples only chance.
@@ -88,6 +89,7 @@ def raw_scores(state) -> list[float]:
 class GreedyAgent:
     """Takes the option whose position after it (run to the next decision) is worth the most to the
     seat, on `samples` sampled games (one when the seat sees everything but the future)."""
+    remembers = True            # its samples need what the seat remembers (engine.whereabouts)
 
     def __init__(self, seed: int = 0, samples: int = 4):
         self.rng = random.Random(seed)
@@ -130,6 +132,7 @@ class _Node:
 
 class SearchAgent:
     """SO-ISMCTS (or plain UCT over chance, for `mcts`); see the module's docstring."""
+    remembers = True            # its samples need what the seat remembers (engine.whereabouts)
 
     def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None, depth: int = 200,
                  rollout: str = "random", c: float = 0.7, private: bool = True):

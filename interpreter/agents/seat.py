@@ -4,9 +4,10 @@ An agent's `choose(seat) -> option id` receives a `Seat`. It offers what the pla
 table would know — the options it may take, its view (engine.views: counts of hidden zones,
 `hidden` for values it may not see), what it has been told (engine.observe) — and games
 *sampled* from that observation (engine.determinize), on which a search may play ahead as it
-likes: a sample is dealt again wherever the seat cannot see and has a fresh random generator,
-so reading it reveals nothing. The true game stays out of reach (kept under a private name):
-an agent cannot read hidden state by accident. Only an agent registered as omniscient (`cheat`,
+likes: a sample is dealt again wherever the seat cannot see — each card only where the seat's
+memory allows (engine.whereabouts, kept by the table when it follows one) — and has a fresh
+random generator, so reading it reveals nothing. The true game stays out of reach (kept under
+a private name): an agent cannot read hidden state by accident. Only an agent registered as omniscient (`cheat`,
 for comparison) is given an `OmniscientSeat`, whose samples are the true game.
 """
 from __future__ import annotations
@@ -70,7 +71,7 @@ class Seat:
         `rng` is the agent's own random.Random."""
         from ..engine import determinize
         state = self.__session.state
-        got = determinize.sample(state, self.seat, rng, chance_only)
+        got = determinize.sample(state, self.seat, rng, chance_only, self.__session.whereabouts)
         if got is None:                 # the rules could not run from a resampled position
             got = state.copy()
             got.rng = rng.getrandbits(64)

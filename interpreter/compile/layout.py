@@ -126,9 +126,9 @@ class Layout:
                     owner = owners[base + k]
                     if z.seen == "all":
                         mask = everyone
-                    elif z.seen == "owner":
-                        mask = (1 << owner) & everyone if owner >= 0 else 0
-                    elif z.seen == "team":
+                    elif z.seen == "owner" and owner >= 0:
+                        mask = (1 << owner) & everyone
+                    elif z.seen == "team" or z.seen == "owner":     # a per-team zone's owner is its team
                         team = owner_team(owner) if owner <= -2 else (owner % self.team_count if owner >= 0 else None)
                         mask = sum(1 << p for p in range(n) if team is not None and p % self.team_count == team)
                     else:

@@ -8,10 +8,11 @@ written per game (OpenSpiel needs one per game).
 What is hidden from a seat: the cards of every zone instance it may not see (their number is
 public, so a sample keeps each zone's count and only the cards of the same card type trade
 places), the values of variables it may not see, and the future: the game's random generator,
-which decides every shuffle and draw still to come. A sample knows nothing the seat does not.
-What it does not use: what the seat remembers (a card it saw go into a hidden pile is sampled
-like any other hidden card), so a sample is drawn from the seat's current observation, not from
-its whole history.
+which decides every shuffle and draw still to come. A sample knows nothing the seat does not, and
+forgets nothing it saw: given the seat's memory of where the cards went (engine.whereabouts: a
+card it watched go into a face-down pile is in that pile, or wherever it may have gone since),
+each hidden card is dealt only into a zone it may be in. Without that memory (a game met midway),
+a sample is drawn from the seat's current observation alone.
 """
 from __future__ import annotations
 
@@ -66,10 +67,12 @@ def permute_hidden_cards(m, places, permute) -> None:
     _keep_came_from(m, places, came)
 
 
-def deal_hidden_cards(m, places, rng) -> None:
-    """Deal the cards at `places` again at random, each card type among the places that hold one.
-    The cards are put in order first, so the deal depends only on which cards are hidden, never on
-    where they truly are: two games a seat cannot tell apart give it the same samples."""
+def deal_hidden_cards(m, places, rng, possible=None) -> None:
+    """Deal the cards at `places` again at random, each card type among the places that hold one, and
+    each card (with `possible`, a seat's memory: engine.whereabouts) into a zone it may be in.
+    The cards are put in order first, so the deal depends only on which cards are hidden (and what
+    the seat remembers of them), never on where they truly are: two games a seat cannot tell apart
+    give it the same samples."""
     types = m.program.card_types
     by_type: dict = {}
     for place in places:
@@ -77,11 +80,78 @@ def deal_hidden_cards(m, places, rng) -> None:
     for where in by_type.values():
         cards = sorted(m.zones[z][i] for z, i in where)
         rng.shuffle(cards)
+        if possible is not None:
+            cards = _within_memory(cards, where, possible, rng)
         came = _came_from(m, where)
         for (z, i), c in zip(where, cards):
             m.zones[z][i] = c
             m.where[c] = z
         _keep_came_from(m, where, came)
+
+
+def _within_memory(cards, places, possible, rng) -> list:
+    """`cards` (in a random order) dealt to `places` so that each lands in a zone it may be in.
+
+    The cards that may be in the same zones go together, the most constrained first, each group into
+    places drawn at random among the free places of its zones (with no constraint at all, that is a
+    uniform deal). Should a group find too few free places, the cards are matched to the zones by
+    augmenting paths instead: the true game is one such deal, so one exists while the memory holds
+    the truth; if none does (a game changed by hand), the shuffle stands."""
+    free: dict[int, list[int]] = {}
+    for k, (z, _i) in enumerate(places):
+        free.setdefault(z, []).append(k)
+    zones = 0
+    for z in free:
+        zones |= 1 << z
+    groups: dict[int, list] = {}
+    for c in cards:
+        groups.setdefault(possible[c] & zones, []).append(c)
+    if len(groups) == 1 and zones in groups:
+        return cards                                     # nothing remembered: the shuffle is the deal
+    dealt = [None] * len(places)
+    for mask in sorted(groups, key=lambda mask: (mask.bit_count(), mask)):
+        group = groups[mask]
+        mine = [z for z in free if mask >> z & 1]
+        candidates = [k for z in mine for k in free[z]]
+        if len(candidates) < len(group):
+            return _matched(cards, places, groups, rng)
+        chosen = rng.sample(candidates, len(group))
+        for c, k in zip(group, chosen):
+            dealt[k] = c
+        taken = set(chosen)
+        for z in mine:
+            free[z] = [k for k in free[z] if k not in taken]
+    return dealt
+
+
+def _matched(cards, places, groups, rng) -> list:
+    """Each card dealt into a zone it may be in, within each zone's places (augmenting paths), in a
+    random order within each zone; or `cards` as they are if no such deal exists."""
+    room: dict[int, int] = {}
+    for z, _i in places:
+        room[z] = room.get(z, 0) + 1
+    allowed = {c: mask for mask, group in groups.items() for c in group}
+    into: dict[int, list] = {z: [] for z in room}
+
+    def place(c, tried) -> bool:
+        for z in room:
+            if allowed[c] >> z & 1 and z not in tried:
+                tried.add(z)
+                if len(into[z]) < room[z]:
+                    into[z].append(c)
+                    return True
+                for k, d in enumerate(into[z]):
+                    if place(d, tried):
+                        into[z][k] = c
+                        return True
+        return False
+
+    for c in cards:
+        if not place(c, set()):
+            return cards
+    for held in into.values():
+        rng.shuffle(held)
+    return [into[z].pop() for z, _i in places]
 
 
 # In a program that reads `c.came_from` (State.where), the zone a card came from stays with its place:
@@ -145,16 +215,17 @@ def ask_again(m) -> None:
         machine.run(m)
 
 
-def sample(m, viewer, rng, chance_only: bool = False):
+def sample(m, viewer, rng, chance_only: bool = False, memory=None):
     """A game `viewer` cannot tell from this one: hidden cards dealt again at random among the places
-    hidden from it, hidden values drawn from their declared values (a number with no declared bound
-    becomes its type's zero: the seat has no better guess), and a new random generator. With
-    `chance_only`, only what no seat sees is dealt again (for games without private information).
-    `rng` is the caller's random.Random; the game's own generator is never read."""
+    hidden from it (each into a zone it may be in, as far as the seat remembers: `memory`, an
+    engine.whereabouts.Whereabouts of the game), hidden values drawn from their declared values (a
+    number with no declared bound becomes its type's zero: the seat has no better guess), and a new
+    random generator. With `chance_only`, only what no seat sees is dealt again (for games without
+    private information). `rng` is the caller's random.Random; the game's own generator is never read."""
     other = m.copy()
     places = hidden_places(other, viewer, unseen_only=chance_only)
     if len(places) > 1:
-        deal_hidden_cards(other, places, rng)
+        deal_hidden_cards(other, places, rng, memory.of(viewer) if memory is not None else None)
     changed = False
     for v, owner in hidden_values(other, viewer):
         if chance_only and v.seen != "nobody":

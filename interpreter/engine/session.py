@@ -10,6 +10,7 @@ import attrs
 from ..diagnostics import UserError
 from ..runtime.helpers import seal
 from . import machine, observe
+from .whereabouts import Whereabouts
 from .limits import PastLimit, decision_limit, past_limit
 from .machine import IllegalDecision
 
@@ -25,6 +26,7 @@ class Decision:
 class Table:
     """What every game in play answers from its state: over, whose decision, the legal options. A Session
     adds labels, narration and records; a batch of simulated games plays on a bare Table."""
+    whereabouts = None       # where each seat may think each card is (engine.whereabouts), if it is followed
 
     @property
     def over(self) -> bool:
@@ -56,6 +58,7 @@ class Session(Table):
     events: list = attrs.Factory(list)        # what happened, in order (engine.observe reads it for a seat)
     drained: int = 0                          # how far drain_narration has read `events`
     logged: int = 0                           # how many of `chance` are in `events`
+    whereabouts: Whereabouts | None = None    # what each seat remembers of where the cards went (search agents)
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -71,6 +74,7 @@ class Session(Table):
         except ValueError as e:
             raise UserError(str(e)) from None
         session = cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
+        session.whereabouts = Whereabouts(state)
         session.absorb()
         return session
 
@@ -81,7 +85,8 @@ class Session(Table):
         state.sink = narration if self.state.sink is not None else None
         state.chance = chance if self.state.chance is not None else None
         return Session(self.program, state, self.game_ref, self.seed, dict(self.options), list(self.history),
-                       narration, chance, list(self.events), self.drained, self.logged)
+                       narration, chance, list(self.events), self.drained, self.logged,
+                       whereabouts=self.whereabouts.copy() if self.whereabouts is not None else None)
 
     def absorb(self) -> None:
         """Move what the rules just said and drew into `events`, after the decision that caused it."""
@@ -141,6 +146,8 @@ class Session(Table):
         self.history.append(Decision(option_id, text, who, seal(self.state, shown)))
         self.events.append(("decision", self.history[-1]))
         self.absorb()
+        if self.whereabouts is not None:
+            self.whereabouts.note(m)
 
     def told(self, decision: Decision, viewer) -> str:
         """A decision as `viewer` is told it: in full to its chooser (and to everything), else redacted."""

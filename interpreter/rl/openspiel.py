@@ -31,6 +31,7 @@ from .. import api
 from ..engine import outcomes
 from ..engine.limits import decision_limit
 from ..engine.session import Session
+from ..engine.whereabouts import Whereabouts
 from ..check.modules import bundled_games
 
 SHORT_NAME = "rulecraft"
@@ -343,7 +344,7 @@ class RulecraftState(pyspiel.State):
         if self._match is None or self._outcomes is not None:
             return twin
         for _ in range(tries):
-            other = determinize.sample(self._match.session.state, player, rnd)
+            other = determinize.sample(self._match.session.state, player, rnd, memory=self._match.session.whereabouts)
             if other is not None:
                 break
         else:
@@ -352,6 +353,7 @@ class RulecraftState(pyspiel.State):
         session = twin._match.session
         other.sink, other.chance, other.forced = session.narration, session.chance, None
         session.state = other
+        session.whereabouts = Whereabouts(other)        # a new game: its seats remember only what they see in it
         twin._match._texts.clear()
         return twin
 
@@ -366,8 +368,8 @@ class RulecraftState(pyspiel.State):
 def resampler(seed: int = 0):
     """For OpenSpiel's IS-MCTS (`ISMCTSBot.set_resampler`): a state the player cannot tell from the
     real one, drawn from what it may not see (engine.determinize.sample: the hidden cards dealt again
-    among the places hidden from it, the hidden values drawn from their declared values). Derived
-    from the rules' `seen by`, never written per game."""
+    among the places hidden from it, each where its memory allows, the hidden values drawn from their
+    declared values). Derived from the rules' `seen by`, never written per game."""
     rnd = random.Random(seed)
 
     def resample(state, player):

@@ -20,6 +20,7 @@ from ..engine import machine
 from ..engine.limits import decision_limit, past_limit
 from ..engine.playout import playout
 from ..engine.session import Session, Table
+from ..engine.whereabouts import Whereabouts
 from ..runtime.errors import RulesRuntimeError
 
 @attrs.frozen
@@ -67,15 +68,19 @@ def game_seed(run_seed: int, index: int) -> int:
 
 class BareTable(Table):
     """A game as light as a batch needs: no labels, narration or chance log; what agents read through
-    their Seat (state, program, whose decision, the legal options) and nothing more."""
+    their Seat (state, program, whose decision, the legal options), and where each seat may think each
+    card is only when an agent samples from it (`remember`)."""
 
-    def __init__(self, program, state):
+    def __init__(self, program, state, remember: bool = False):
         self.program = program
         self.state = state
         self.events: list = []
+        self.whereabouts = Whereabouts(state) if remember else None
 
     def take(self, option_id: int) -> None:
         machine.decide(self.state, option_id)
+        if self.whereabouts is not None:
+            self.whereabouts.note(self.state)
 
 
 _PROGRAMS: dict = {}
@@ -178,10 +183,14 @@ def play(job: Job) -> GameResult:
     else:
         table = None
 
+        remember = any(getattr(agent, "remembers", False) for agent in agents)
+
         def choose(m, who, ids):
             nonlocal table
-            if table is None:
-                table = BareTable(program, m)
+            if table is None:                    # at the game's first decision, as new_game left it
+                table = BareTable(program, m, remember)
+            elif table.whereabouts is not None:  # what the decision before this one moved
+                table.whereabouts.note(m)
             offered.append(len(ids))
             start = time.perf_counter()
             choice = act(agents[who], table)
