@@ -68,6 +68,7 @@ def _game(path: Path):
     program.sources = loaded.sources
     program.warnings = sorted((d for d in diags if d.severity == "warning"), key=Diagnostic.sort_key)
     program.watched = _watched(loaded.program, program)
+    program.fast = _fast(loaded.program, program)
     return program
 
 
@@ -100,6 +101,23 @@ def _watched(checked, program):
             made.append(twin)
         return made[0]
     return watched
+
+
+def _fast(checked, program):
+    """The same game compiled again for the fast path (engine.playout), when a playout first asks:
+    the same layout, choices and frames, its choices calling the playout's `choose`. Its functions'
+    lines are added to the game's, so a failure on the fast path names the same rule and line."""
+    made: list = []
+
+    def fast():
+        if not made:
+            compiler = Compiler(checked, [], program.digest + "-fast", fast=True)
+            twin = compiler.compile()
+            compiler.ns.cache.save()
+            program.lines.update(twin.lines)
+            made.append(twin)
+        return made[0]
+    return fast
 
 
 def game_path(ref: str) -> Path:

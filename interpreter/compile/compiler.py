@@ -22,11 +22,13 @@ from .statements import analyse_waiting
 
 
 class Compiler:
-    def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False):
+    def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False,
+                 fast: bool = False):
         self.prog = prog
         self.diags = diags
         self.watched = watched      # with the calls a scenario's `take "…":` needs (rules.RuleGen.option_block)
-        self.ns = Namespace(cache_key)
+        self.fast = fast            # the fast path's twin: a choice calls `choose` (rules.RuleGen.ask_fast)
+        self.ns = Namespace(cache_key, " fast" if fast else "")
         self.layout = Layout(prog)
         self.x = ExprGen(prog, self.layout, self.ns, diags)
 
@@ -161,7 +163,7 @@ class Compiler:
         self.ns.chains = inlined.chain
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)
-        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched, inlined)
+        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched, inlined, self.fast)
         codes = []
         anytimes = {}
 
@@ -185,6 +187,8 @@ class Compiler:
         if not anytimes and prog.anytimes:
             add_anytimes()
         entries = tuple(gen.tables.get(c.name, (c.entry,)) for c in codes)
+        if self.fast:
+            self.ns.bind("FAST_ENTRIES", entries)       # what a signal's handlers are driven by (rules.flat_Signal)
         choices = sorted(gen.choices, key=lambda c: c.index)
         assert [c.index for c in choices] == list(range(len(choices))), "choices numbered twice or not at all"
         return codes, entries, choices, gen.action_count, anytimes

@@ -31,6 +31,7 @@ from __future__ import annotations
 from ..check import ir
 from ..check import types as T
 from ..check.shown import reads_hidden, skip_reveals
+from ..runtime.errors import STEP_BUDGET
 from .codegen import TICK
 from .inline import SLOT_FIELDS
 from .program import ChoiceInfo
@@ -102,8 +103,14 @@ class _Goto:
 class RuleGen(StatementGen):
     """Generates every rule's function into the namespace; choices are numbered as they are met."""
 
-    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False, inlined=None):
+    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False, inlined=None,
+                 fast: bool = False):
         super().__init__(prog, layout, ns, exprs)
+        # the fast path's twin (engine.playout): every rule's function takes the playout's `choose`,
+        # which a choice calls where it would wait (ask_fast); a game with `anytime` options is not
+        # played on it, and waits as it does on the resumable path
+        self.fast = fast
+        self.choose = ", choose" if fast else ""
         # rules written into their only caller (compile.inline): their choices keep their numbers
         self.origin = inlined.origin if inlined is not None else {}
         self.inline_chain = inlined.chain if inlined is not None else {}
@@ -201,7 +208,7 @@ class RuleGen(StatementGen):
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())) | {("pc", k)})
         lines += self.rest
-        fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
+        fn = self.ns.define(name, f"def {name}(m, fr{self.choose}):", lines, rule.label, rule.span)
         table = tuple(entered.get(pc) or fn for pc in range(len(self.blocks)))
         self.tables[rule.key] = table
         self.ns.bind(f"S{self.index[rule.key]}", table[0])     # what a caller calls (flat_CallRule)
@@ -262,7 +269,7 @@ class RuleGen(StatementGen):
         else:
             lines += path
         name = self.ns.fresh("B")
-        params = "m, fr" + (f", v{slot}" if slot is not None else "")
+        params = "m, fr" + (f", v{slot}" if slot is not None else "") + self.choose
         return self.ns.define(name, f"def {name}({params}):", lines, self.rule.label, span)
 
     CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
@@ -413,7 +420,7 @@ class RuleGen(StatementGen):
         self.line(f"_f = [{frame}]", s.span, ind)
         self.line("m.stack.append(_f)", s.span, ind)
         after = len(self.blocks)          # the block after this call
-        self.line(f"if S{self.index[s.rule]}(m, _f):", s.span, ind)     # its start (resumable)
+        self.line(f"if S{self.index[s.rule]}(m, _f{self.choose}):", s.span, ind)     # its start (resumable)
         self.waiting(after, s.span, ind + 1)
         self.line("m.stack.pop()", s.span, ind)
         self.new_block(s.span)
@@ -428,7 +435,7 @@ class RuleGen(StatementGen):
             pad = self.frame_size(h) - len(args)
             self.line(f"m.stack.append([{self.index[h]}, 0, *_e{', None' * pad}])", s.span)
         after = len(self.blocks)
-        self.line("if rt_drive(m, _b):", s.span)
+        self.line("if rt_drive_fast(m, _b, FAST_ENTRIES, choose):" if self.fast else "if rt_drive(m, _b):", s.span)
         self.waiting(after, s.span, 1)
         self.new_block(s.span)
 
@@ -556,12 +563,20 @@ class RuleGen(StatementGen):
         # asked even when only the pass is left, so that whether she could act is not revealed.
         always = s.may and reads_hidden(self.prog, (s.domain, s.where))
         fixed = self.constant_options(s) if s.where is None else None
+        reveals = skip_reveals(self.prog, s)
+        if reveals == "domain":
+            reveals = [f"rt_no_option(m, {x.src(s.chooser)})"]
+        elif reveals == "where":
+            reveals = [f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})"]
+        else:
+            reveals = []
+        fast = self.fast and not self.has_anytime
         if fixed is not None:
             # the same options every time: their ids are a constant
             fixed = tuple(dict.fromkeys(fixed))
             ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
-            self.line(f"if {'True' if fixed or always else 'False'}:", s.span)
-            self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
+            ia = self.asked_if('True' if fixed or always else 'False', s.span, fast, reveals, skip)
+            self.line(f"_ids = {self.ns.const(ids)}", s.span, ia)
         else:
             # the decision waits on the options' ids alone: the machine finds the value of an id among the
             # universe's values (ChoiceInfo.values), so the values found are not kept apart
@@ -591,30 +606,30 @@ class RuleGen(StatementGen):
                 self.line(f"_xs = tuple({seq})", s.span)
             if not unique:      # a list may repeat a value: offer it once (a set is quicker to make than a dict)
                 self.line("if len(set(_xs)) < len(_xs): _xs = tuple(dict.fromkeys(_xs))", s.span)
-            self.line("if True:" if always else f"if {options}:", s.span)
+            ia = self.asked_if("True" if always else options, s.span, fast, reveals, skip)
             passing = f" + ({info.offset + size},)" if s.may else ""
             if formula is None:          # the ids are the values themselves, or were found with them
-                self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, 1)
+                self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, ia)
             elif self.LOOPS:
-                self.line("_ids = []", s.span, 1)
-                self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, 1)
-                self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
+                self.line("_ids = []", s.span, ia)
+                self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, ia)
+                self.line(f"_ids = tuple(_ids){passing}", s.span, ia)
             else:
-                self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, 1)
+                self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, ia)
         who = x.src(s.chooser)
         if self.has_anytime or not isinstance(who, Atom):
-            self.line(f"_who = {who}", s.span, 1)
+            self.line(f"_who = {who}", s.span, ia)
             who = "_who"
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
-        self.line(f"m.pending = ({info.index}, {who}, _ids)", s.span, 1)
-        self.waiting(ask, s.span, 1, also=(s,))
-        reveals = skip_reveals(self.prog, s)
-        if reveals == "domain":
-            self.line(f"rt_no_option(m, {x.src(s.chooser)})", s.span)
-        elif reveals == "where":
-            self.line(f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})", s.span)
-        self.goto(skip, s.span)
+        if fast:
+            self.ask_fast(info, s, who, ask, skip, values)
+        else:
+            self.line(f"m.pending = ({info.index}, {who}, _ids)", s.span, 1)
+            self.waiting(ask, s.span, 1, also=(s,))
+            for text in reveals:
+                self.line(text, s.span)
+            self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
         first = s.body[0] if s.body else None
         if isinstance(first, ir.Move) and isinstance(first.what, ir.Local) and first.what.slot == s.slot \
@@ -633,6 +648,40 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def asked_if(self, options: str, span, fast: bool, reveals: list, skip) -> int:
+        """The test that a choice has options; returns the indentation of the lines that ask it. On
+        the resumable path they stand under `if options:` (the rule waits there; the lines after it
+        are the case of none); on the fast path the case of none comes first and jumps past the
+        option's block, so that asking runs straight on into it."""
+        if not fast:
+            self.line(f"if {options}:", span)
+            return 1
+        if options != "True":
+            self.line(f"if not {options}:", span)
+            for text in reveals:
+                self.line(text, span, 1)
+            self.line(_Goto(skip, always=True), span, 1)
+        return 0
+
+    def ask_fast(self, info, s, who, ask, skip, values):
+        """A choice on the fast path (engine.playout): `choose` is called where the rule would wait,
+        and the chosen option's block follows (the rule's locals stay in Python locals); the option's
+        value is the universe's at the id's position, as machine.decide finds it. Where `choose` says
+        None (the playout's last decision is taken) the rule waits, as on the resumable path."""
+        span = s.span
+        self.line(f"_a = choose(m, {who}, _ids)", span)
+        self.line("if _a is None:", span)
+        self.line(f"m.pending = ({info.index}, {who}, _ids)", span, 1)
+        self.waiting(ask, span, 1, also=(s,))
+        self.line("m.decisions += 1", span)
+        self.line(f"m.ticks = {STEP_BUDGET}", span)
+        if s.may:
+            self.line(f"if _a == {info.offset + info.size}:", span)
+            self.line(_Goto(skip, always=True), span, 1)
+        self.wrote((s.slot,))
+        self.line(f"v{s.slot} = {self.ns.const(values)}[_a - {info.offset}]" if info.offset else
+                  f"v{s.slot} = {self.ns.const(values)}[_a]", span)
 
     def distinct(self, e, depth: int = 0, own: bool = True) -> bool:
         """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,

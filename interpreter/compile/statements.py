@@ -123,7 +123,7 @@ class StatementGen(LoopGen):
         self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
         i = self.index[rule.key]
         args = "".join(f", fr[{self.frames[rule.key][k]}]" for k in range(rule.params))
-        entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
+        entry = self.ns.define(f"F{i}", f"def F{i}(m, fr{', choose' if getattr(self, 'fast', False) else ''}):",
                                [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
         return entry, [rule.span]
 

@@ -486,3 +486,17 @@ def rt_drive(m, base):
 
 
 HELPERS["rt_drive"] = rt_drive
+
+
+def rt_drive_fast(m, base, entries, choose):
+    """rt_drive on the fast path (engine.playout): the frames' functions take the playout's `choose`."""
+    stack = m.stack
+    while len(stack) > base:
+        fr = stack[-1]
+        if entries[fr[0]][fr[1]](m, fr, choose):
+            return True
+        stack.pop()
+    return False
+
+
+HELPERS["rt_drive_fast"] = rt_drive_fast
