@@ -16,25 +16,18 @@ import textwrap
 
 import pytest
 
-from rulecraft.compile.expressions import ExprGen
-from rulecraft.compile.rules import RuleGen
-from rulecraft.compile.statements import StatementGen
+from rulecraft.compile.options import CompileOptions
 from rulecraft.engine import machine
 from rulecraft.engine.observe import render
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
 
-SWITCHES = ((StatementGen, "LOOPS"), (RuleGen, "START_FIRST"), (RuleGen, "BODIES"), (RuleGen, "ENTRIES"), (StatementGen, "ROWS"), (ExprGen, "TRUTH_TABLES"),
-            (ExprGen, "HOIST_TABLES"), (ExprGen, "HOIST_ROWS"), (ExprGen, "COUNTS_FIRST"), (ExprGen, "EXTREMES"),
-            (StatementGen, "TOP_FIRST"), (ExprGen, "CHAINS"))
 BUDGET = 20_000         # a rule that loops for ever fails soon
 
 
 def compiled(path, monkeypatch, on: bool):
-    with monkeypatch.context() as patch:
-        for cls, name in SWITCHES:
-            patch.setattr(cls, name, on)
-        return load_file(path)
+    """The rules with every optimisation (compile.options) made, or none."""
+    return load_file(path, options=CompileOptions.every(on))
 
 
 def _failure(e) -> tuple:

@@ -16,7 +16,7 @@ import pytest
 
 import rulecraft
 from rulecraft.compile import codegen
-from rulecraft.compile.expressions import ExprGen
+from rulecraft.compile.options import DEFAULT, CompileOptions
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
 from rulecraft.runtime.errors import RulesRuntimeError
@@ -54,9 +54,8 @@ def sources(monkeypatch):
 @pytest.mark.parametrize("ref", GAMES, ids=[Path(g).stem for g in GAMES])
 def test_the_same_games_with_and_without(ref, sources, monkeypatch):
     with_them = load(ref)
-    for flag in ("TRUTH_TABLES", "HOIST_TABLES", "HOIST_ROWS", "COUNTS_FIRST"):
-        monkeypatch.setattr(ExprGen, flag, False)
-    without = load(ref)
+    without = load(ref, options=DEFAULT.with_(truth_tables=False, hoist_tables=False, hoist_rows=False,
+                                              counts_first=False))
     for players in sorted({with_them.min_players, with_them.max_players}):
         for seed in range(3):
             assert trace(with_them, players, seed) == trace(without, players, seed), (players, seed)
@@ -85,8 +84,8 @@ rule play:
 '''
 
 
-def run(rules_file, setup: str, result: str):
-    m = machine.new_game(load_file(rules_file(GAME.replace("SETUP", setup).replace("RESULT", result))), 2)
+def run(rules_file, setup: str, result: str, options=DEFAULT):
+    m = machine.new_game(load_file(rules_file(GAME.replace("SETUP", setup).replace("RESULT", result)), options=options), 2)
     return m.vars[next(v.slot for v in m.program.vars if v.name == "total")]
 
 
@@ -101,10 +100,9 @@ def test_a_table_of_truths_fails_where_and_as_the_formula_did(rules_file, source
     with the same sentence on the same line."""
     failures = []
     for truths in (True, False):
-        monkeypatch.setattr(ExprGen, "TRUTH_TABLES", truths)
         sources.clear()
         with pytest.raises(RulesRuntimeError, match="is not a Chip") as failure:
-            run(rules_file, "move tokens to box", "bigs")
+            run(rules_file, "move tokens to box", "bigs", DEFAULT.with_(truth_tables=truths))
         failures.append((str(failure.value), str(failure.value.span)))
         loop = next(src for src in sources if "+= 1" in src)
         assert (" else " in loop) != truths, loop      # the guard and the formula, or neither
@@ -135,9 +133,8 @@ rule play:
 
 def test_a_match_that_is_a_table_is_looked_up_once_before_a_loop(rules_file, sources, monkeypatch):
     for hoisted in (True, False):
-        monkeypatch.setattr(ExprGen, "HOIST_TABLES", hoisted)
         sources.clear()
-        m = machine.new_game(load_file(rules_file(REACH)), 2)
+        m = machine.new_game(load_file(rules_file(REACH), options=DEFAULT.with_(hoist_tables=hoisted)), 2)
         assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 2 + 10 * 3 + 100 * 1
         loop = next(src for src in sources if "+= 1" in src)
         assert (".get(" in loop.split("for ")[0]) == hoisted, loop

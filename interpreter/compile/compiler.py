@@ -16,6 +16,7 @@ from .codegen import Namespace
 from .expressions import ExprGen
 from .inline import inline
 from .layout import ConstantState, Layout, NeedsGame, default_of, domain_of
+from .options import DEFAULT, CompileOptions
 from .program import AnytimeInfo, Code, OptionInfo, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
 from .statements import analyse_waiting
@@ -23,14 +24,15 @@ from .statements import analyse_waiting
 
 class Compiler:
     def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False,
-                 fast: bool = False):
+                 fast: bool = False, options: CompileOptions = DEFAULT):
         self.prog = prog
         self.diags = diags
         self.watched = watched      # with the calls a scenario's `take "…":` needs (rules.RuleGen.option_block)
         self.fast = fast            # the fast path's twin: a choice calls `choose` (rules.RuleGen.ask_fast)
         self.ns = Namespace(cache_key, " fast" if fast else "")
         self.layout = Layout(prog)
-        self.x = ExprGen(prog, self.layout, self.ns, diags)
+        self.options = options      # the optimisations to make (compile.options)
+        self.x = ExprGen(prog, self.layout, self.ns, diags, options)
 
     def fn(self, params: str, node, label: str = "expression"):
         return self.ns.function(params, self.x.src(node), label, node.span)
@@ -158,7 +160,7 @@ class Compiler:
     def rules(self):
         """Every rule as a function, choices numbered in rule order; `anytime` options after the rules
         they interrupt and before scenarios' `arrange:` blocks (so option ids stay what they were)."""
-        inlined = inline(self.prog, analyse_waiting(self.prog), self.INLINE)
+        inlined = inline(self.prog, analyse_waiting(self.prog), self.options.inline)
         prog = inlined.prog
         self.ns.chains = inlined.chain
         anytime_offers: list = []
@@ -193,7 +195,6 @@ class Compiler:
         assert [c.index for c in choices] == list(range(len(choices))), "choices numbered twice or not at all"
         return codes, entries, choices, gen.action_count, anytimes
 
-    INLINE = True       # (tests compare with and without: compile.inline)
 
     # ------------------------------------------------------------ scenarios
     def scenario(self, sc: ir.Scenario) -> Scenario:

@@ -21,6 +21,7 @@ from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
+from .options import DEFAULT, CompileOptions
 from .shown_text import ShownText
 from .tabulate import CANDIDATES, Tabulator
 from .written import Argument, Atom, Cheap, Constant, Lookup, Number, Written, is_name, number_of, own_operations
@@ -110,8 +111,9 @@ class _Loop:
 
 
 class ExprGen:
-    def __init__(self, prog: ir.Program, layout, ns, diags):
+    def __init__(self, prog: ir.Program, layout, ns, diags, options: CompileOptions = DEFAULT):
         self.prog = prog
+        self.options = options          # the optimisations to make (compile.options)
         self.layout = layout
         self.ns = ns
         self.diags = diags
@@ -213,7 +215,7 @@ class ExprGen:
         if type(e) in CANDIDATES:
             # in a loop of statements a table's row is read once before it (hoisted): there even a
             # comparison of a card's field with a value (`c.colour == k`) is worth a table
-            worth = 1 if self.loops and self.loops[-1].statement and self.HOIST_ROWS else 2
+            worth = 1 if self.loops and self.loops[-1].statement and self.options.hoist_rows else 2
             table = self.tables.table(e, worth=worth)
             if table is not None:
                 return self.tabled(table, e)
@@ -241,22 +243,20 @@ class ExprGen:
         elif isinstance(e, ir.Not):
             self.written.ops += 1
             return f"(not ({self.test(e.operand)}))"
-        if self.TRUTH_TABLES and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
+        if self.options.truth_tables and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
             table = self.tables.table(e)
             cell = self.tables.truth(table) if table is not None else None
             if cell is not None:          # no guard: the cells where it fails fail when their truth is read
                 self.written.ops += len(cell.keys)
-                return self.hoisted(cell) if self.loops and self.HOIST_ROWS else cell
+                return self.hoisted(cell) if self.loops and self.options.hoist_rows else cell
         return self.src(e)
 
-    HOIST_TABLES = True   # off: a match that is a table is looked up inside the loop (tests compare the two)
-    TRUTH_TABLES = True   # off: a table that holds for some values only is read behind its guard everywhere
 
     def tabled(self, table, e, formula=None) -> str:
         """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
         cell, holds = table
         self.written.ops += len(cell.keys) + (len(holds.keys) if holds is not None else 0)
-        if self.loops and self.HOIST_ROWS:
+        if self.loops and self.options.hoist_rows:
             cell = self.hoisted(cell)
             holds = holds and self.hoisted(holds)
         if holds is None:
@@ -270,7 +270,6 @@ class ExprGen:
             self.tables.off -= 1
         return f"({cell} if {holds} else {other})"
 
-    HOIST_ROWS = True     # off: a table's look-up is written whole inside a loop (tests compare the two)
 
     def hoisted(self, cell: Lookup) -> str:
         """A table's look-up inside a loop of statements, with what does not depend on the loop's locals
@@ -320,7 +319,7 @@ class ExprGen:
         """Safe and worth computing before a loop (known per node, except inside an inlined def). A match
         that is a table (`reach(witch(p))`) is a look-up: movable when its subject cannot fail."""
         if type(e) is ir.Match:
-            return self.HOIST_TABLES and self.match_table(e) is not None \
+            return self.options.hoist_tables and self.match_table(e) is not None \
                 and safe(e.subject, self.local_safe if self.subst is not None else None, self.prog.defs)
         if self.subst is not None:
             return safe(e, self.local_safe, self.prog.defs) and worth_moving(e)
@@ -759,7 +758,6 @@ class ExprGen:
     def is_best_by(call) -> bool:
         return bool(call.args) and isinstance(call.args[0], ir.BestBy)
 
-    EXTREMES = True     # off: min and max of numbers written out call Python's (tests compare the two)
 
     def extreme(self, which: str, items) -> str:
         """`min(a, b, …)` / `max(…)` of numbers written out, as conditional expressions: `(_t1 if (_t1 := a)
@@ -769,7 +767,7 @@ class ExprGen:
         sources = [self.src(i) for i in items]
         if len(sources) == 1:
             return f"({sources[0]})"
-        if not self.EXTREMES or self.unbound:
+        if not self.options.extremes or self.unbound:
             return f"{which}({', '.join(sources)})"
         self.written.binds = True
 
@@ -1055,7 +1053,7 @@ class ExprGen:
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
         b = self.src(e.right)
-        if op in (">=", ">") and self.COUNTS_FIRST and (isinstance(b, Cheap) or self.cheap(e.right)) \
+        if op in (">=", ">") and self.options.counts_first and (isinstance(b, Cheap) or self.cheap(e.right)) \
                 and not self.known_at_load(e.right) and safe(e.right, self.local_safe, self.prog.defs) \
                 and self.counted(e.left):
             # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting (n, written
@@ -1063,7 +1061,6 @@ class ExprGen:
             return f"(({b}) {'<=' if op == '>=' else '<'} 0 or ({a}) {op} ({b}))"
         return f"(({a}) {op} ({b}))"
 
-    COUNTS_FIRST = True   # off: a count compared with a number is always counted (tests compare the two)
 
     def counted(self, e, body: bool = False, calling=()) -> bool:
         """Is `e` a count or a size — never below 0 — whose computing cannot fail and changes nothing (so
@@ -1090,7 +1087,6 @@ class ExprGen:
             return self.src(folded)
         return self.chained(e) or f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
 
-    CHAINS = True       # off: `x > 0 and x < h` is two comparisons (tests compare the two)
 
     def chained(self, e):
         """`p.grown[c] > 0 and p.grown[c] < c.height` as Python's chained `0 < x < h`, the number
@@ -1098,7 +1094,7 @@ class ExprGen:
         cannot fail and changes nothing (`safe`), nor can a side turned round to the other side of its
         comparison (it is computed at another moment), and neither comparison is computed before a
         loop or is a table's."""
-        if not self.CHAINS or e.op != "and":
+        if not self.options.chains or e.op != "and":
             return None
         left, right = e.left, e.right
         if type(left) is not ir.Compare or type(right) is not ir.Compare or left.op not in _FLIPPED \
@@ -1120,7 +1116,7 @@ class ExprGen:
             return None
         if not safe(shared, ok, self.prog.defs):
             return None
-        worth = 1 if self.loops and self.loops[-1].statement and self.HOIST_ROWS else 2
+        worth = 1 if self.loops and self.loops[-1].statement and self.options.hoist_rows else 2
         for c in (left, right):
             if (self.loops and self.movable(c) and self.scope_for(c) is not None) or self.tables.table(c, worth=worth):
                 return None

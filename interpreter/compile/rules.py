@@ -231,7 +231,6 @@ class RuleGen(StatementGen):
             lines += self.block_lines(k, base + 1, None)
         return lines
 
-    BODIES = True               # (benchmarks compare with and without)
     BODY_LOOP_LINES = 150       # a body that goes round the dispatch loop has the rule's other blocks, up to this many lines
 
     def body_function(self, info, slot):
@@ -241,20 +240,19 @@ class RuleGen(StatementGen):
         the small blocks it runs on into copied in (block_lines); where it jumps on to others, they
         follow in a dispatch loop, unless there are more than BODY_LOOP_LINES lines of them: None then
         (the machine resumes the rule at body_pc)."""
-        if not self.BODIES:
+        if not self.options.bodies:
             return None
         k = info.body_pc
         # (the frame still stands at the choice's ask: the machine called this instead of resuming it)
         return self.entry_function(k, frozenset(self.resume[k] - {slot}) | {("pc", self.asking[info.index])}, slot, info.span)
 
-    ENTRIES = True              # (benchmarks compare with and without)
 
     def entry_function(self, k, clean, slot, span):
         """`def B12(m, fr):` entered at block k, loading the locals `clean` (and with `slot`, taking
         the local as its third parameter): the block and the small blocks it runs on into, copied in
         (block_lines); where that path jumps on to others, they follow in a dispatch loop of its own,
         unless there are more than BODY_LOOP_LINES lines of them: None then."""
-        if not self.ENTRIES and slot is None:
+        if not self.options.entries and slot is None:
             return None
         lines = [(1, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(j for j in clean if type(j) is int)]
         path = self.block_lines(k, 1, (k,), clean)
@@ -272,8 +270,6 @@ class RuleGen(StatementGen):
         params = "m, fr" + (f", v{slot}" if slot is not None else "") + self.choose
         return self.ns.define(name, f"def {name}({params}):", lines, self.rule.label, span)
 
-    CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
-    START_FIRST = True          # (benchmarks compare with and without)
     INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
     INLINED_LINES = 16          # ... each of at most this many lines
 
@@ -293,7 +289,7 @@ class RuleGen(StatementGen):
         for ind, text, span in block:
             if isinstance(text, _Store):
                 if text.slot in clean:
-                    if not self.CHECK_CLEAN:
+                    if not self.options.check_clean:
                         continue
                     # (a test compiles the games so: a store left out must store nothing new)
                     test = text.text.replace(" = ", " != " if type(text.slot) is tuple else " is not ")
@@ -327,7 +323,7 @@ class RuleGen(StatementGen):
         them that is nested in other code goes round the loop, so the lines after it are skipped.)"""
         landed = {self.target(text) for block in self.blocks for _ind, text, _span in block if isinstance(text, _Goto)}
         first = {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
-        if self.START_FIRST and 0 not in landed:
+        if self.options.start_first and 0 not in landed:
             first.add(0)        # where the rule starts, tested first too: a start runs on as a decision does
         return first
 
@@ -585,14 +581,14 @@ class RuleGen(StatementGen):
             unique = self.distinct(s.domain)
             formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
             options = "_xs"
-            if s.where is not None and self.LOOPS and unique:
+            if s.where is not None and self.options.loops and unique:
                 self.wrote((s.slot,))        # the ids are found by a loop over the choice's own local
                 kept = f"v{s.slot}" if formula is None else formula.format(x=f"v{s.slot}")
                 self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
                                                 (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
                                self.blocks[-1], 0, s.span, into="_ids", kept=kept)
                 options, formula = "_ids", None
-            elif s.where is not None and not self.LOOPS:
+            elif s.where is not None and not self.options.loops:
                 self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             elif s.where is not None:
                 self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
@@ -610,7 +606,7 @@ class RuleGen(StatementGen):
             passing = f" + ({info.offset + size},)" if s.may else ""
             if formula is None:          # the ids are the values themselves, or were found with them
                 self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, ia)
-            elif self.LOOPS:
+            elif self.options.loops:
                 self.line("_ids = []", s.span, ia)
                 self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, ia)
                 self.line(f"_ids = tuple(_ids){passing}", s.span, ia)
