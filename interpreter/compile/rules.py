@@ -180,6 +180,8 @@ class RuleGen(StatementGen):
         loads[0] = loads.get(0, set()) | set(range(rule.params))
         first = self.resumed_only(loads)
         self.rest = self.rest_lines(first)
+        self.rest_size = len(self.rest) if not self.fast else sum(
+            1 + len(self.block_lines(k, 0, None)) for k in range(len(self.blocks)) if k not in first)
         # where the machine resumes the rule, or a caller starts it, a function entered at that block
         # (an option's block: ChoiceInfo.body); the rule's own function is entered at the others
         mine = [info for info in self.choices if info.index in self.chosen]
@@ -228,7 +230,9 @@ class RuleGen(StatementGen):
                 if i % group == 0:
                     lines.append((2, f"if pc <= {rest[i + group - 1]}:", self.block_spans[k]))
             lines.append((base, f"if pc == {k}:", self.block_spans[k]))
-            lines += self.block_lines(k, base + 1, None)
+            # on the fast path the whole game runs round this loop: a jump to a small block is its
+            # lines copied in place there too, and only a jump back goes round the loop
+            lines += self.block_lines(k, base + 1, (k,) if self.fast else None, at=k if self.fast else None)
         return lines
 
     BODY_LOOP_LINES = 150       # a body that goes round the dispatch loop has the rule's other blocks, up to this many lines
@@ -260,7 +264,7 @@ class RuleGen(StatementGen):
             # it jumps on to blocks not copied: the rule's blocks that are not entered only on
             # resuming follow (no jump lands on those), in a loop entered at pc -1, which no jump
             # names: the path, whose stores rely on what was loaded, runs once
-            if len(self.rest) > self.BODY_LOOP_LINES:
+            if self.rest_size > self.BODY_LOOP_LINES:
                 return None
             lines += [(1, "pc = -1", span), (1, "while True:", span), (2, "if pc == -1:", span)]
             lines += self.block_lines(k, 3, (k,), clean) + self.rest
@@ -273,7 +277,7 @@ class RuleGen(StatementGen):
     INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
     INLINED_LINES = 16          # ... each of at most this many lines
 
-    def block_lines(self, k, ind0, path, clean=frozenset()):
+    def block_lines(self, k, ind0, path, clean=frozenset(), at=None):
         """Block k's lines at indentation `ind0`, its jumps set pc. Along a path that starts at a block
         entered only on resuming (`path`: the blocks copied so far), a jump to a small block is that
         block's lines copied in its place, so that a decision runs on to the next one (the rest of its
@@ -299,9 +303,12 @@ class RuleGen(StatementGen):
             elif isinstance(text, _Goto):
                 target = self.target(text)
                 if path is not None and self.copied(target, path):
-                    out += self.block_lines(target, ind0 + ind, path + (target,), clean)
+                    out += self.block_lines(target, ind0 + ind, path + (target,), clean, at)
                     continue
-                back = path is not None or target <= k or text.always
+                if at is not None:      # in the dispatch loop, at block `at`: a jump forward falls through
+                    back = target <= at or text.always
+                else:
+                    back = path is not None or target <= k or text.always
                 text = f"pc = {target}" + ("; continue" if back else "")
             out.append((ind0 + ind, text, span))
         return out
