@@ -48,14 +48,6 @@ class LoopGen:
         lines, where test is the filter's source (or None; an `any`/`all` in it is a loop too) —
         the parts computed once written first."""
         seq = self.x.seq(f.iterable)
-        first = self.fails_first(f.cond, {f.slot}) if f.cond is not None and self.options.loops else None
-        if first is not None:
-            # the part of the filter that fails first, if any does, is the same for every element: computed
-            # once, before the loop, when there is an element (so it fails where it did, or not at all)
-            seq = self.once(seq, self.ns.fresh("_q"), out, ind, span)
-            guard = self.ns.fresh("_g")
-            out.append((ind, f"{guard} = ({self.x.src(first)}) if {seq} else None", span))
-            self.x.named[id(first)] = guard
         scope = self.x.enter_loop({f.slot}, statement=True)
         body = []
         try:
@@ -63,47 +55,10 @@ class LoopGen:
             element(test, body, ind + 1)
         finally:
             self.x.leave_loop(scope)
-            if first is not None:
-                del self.x.named[id(first)]
         out += [(ind, f"{name} = {source}", span) for name, source in scope.parts]
         out.append((ind, f"for v{f.slot} in {seq}:", span))
         out += [(i, text, span) for i, text, *_ in body]
 
-
-    def fails_first(self, e, bound):
-        """The part of condition `e` that would fail first at each element, when it reads none of the
-        loop's own locals `bound` (the largest such part around it), is computed at every element (not
-        on the right of an `and`/`or`, nor in one branch of an `if`), and everything computed before it
-        cannot fail: computing it once before the loop fails as the first element would. Else None."""
-        if not self.options.guarded:
-            return None
-        defs = self.prog.defs
-        path = []
-        node = e
-        while True:
-            if safe(node, defs=defs):
-                return None                 # (reached only at the top: nothing fails)
-            t = type(node)
-            kids = (node.left, node.right) if t in (ir.BinOp, ir.Compare) else (node.card,) if t is ir.CardField \
-                else (node.operand,) if t in (ir.Neg,) else ()
-            if t in (ir.BoolOp, ir.Cond, ir.Not):
-                return None                 # what follows its first part may not be computed (and `not` is a test)
-            unsafe = [k for k in kids if not safe(k, defs=defs)]
-            path.append(node)
-            if not unsafe:
-                break                       # it fails itself, its parts cannot
-            node = unsafe[0]                # the first part computed that can fail (the parts before it cannot)
-        for part in path:                   # the largest part around it that reads none of the loop's locals
-            if not (self.x.local_reads(part) & bound):
-                return part if self.changes_nothing(part) else None
-        return None
-
-    def changes_nothing(self, e) -> bool:
-        """Is computing `e` once the same as computing it at every element: no `random` drawn, no card
-        made, no step spent (a comprehension's inner `for`), no def that does any of these?"""
-        return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
-                       or (isinstance(n, ir.Comprehension) and len(n.fors) > 1)
-                       or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(e))
 
     def list_loop(self, e, out, ind, span, into=None, kept=None):
         """A comprehension that a statement computes whole, as a loop filling a Python list: its name

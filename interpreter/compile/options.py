@@ -30,9 +30,6 @@ class CompileOptions:
     loops: bool = True
     """A comprehension a statement computes whole is a loop of the rule's own function (LoopGen.list_loop,
     cond_loop): on CPython 3.11 a comprehension makes and calls a function; `any`/`all` stop early."""
-    guarded: bool = True
-    """A filter's part that fails the same at every element is computed once before the loop, guarded
-    by the loop having an element (LoopGen.fails_first)."""
     rows: bool = True
     """A table's row read or written in a Python loop is read once before it (StatementGen)."""
     top_first: bool = True
