@@ -1,6 +1,6 @@
 """Adversarial small rules for the compiler's statements written in place of expressions
 (LoopGen.value_lines, list_loop, cond_loop, total_loop, best_loop, first_loop, bool_lines,
-match_lines, def_lines; the else-if under an `else:`; RuleGen's while head, options loop, START_FIRST;
+match_lines, def_lines; the else-if under an `else:`; RuleGen's while head, options loop;
 ExprGen's named parts, truth tables, hoisted rows, counts compared first).
 
 Each rules text is compiled with every switch on and with every switch off, and its whole tree of

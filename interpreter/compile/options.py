@@ -24,8 +24,6 @@ class CompileOptions:
     entries: bool = True
     """Where a rule resumes it is entered by a function of its own (RuleGen.entry_function), not by the
     dispatch loop's tests."""
-    start_first: bool = True
-    """A rule's start is tested first in its dispatch loop, as blocks entered only on resuming are."""
     # loops (compile/loops.py, compile/statements.py)
     loops: bool = True
     """A comprehension a statement computes whole is a loop of the rule's own function (LoopGen.list_loop,

@@ -167,7 +167,6 @@ class RuleGen(StatementGen):
         self.loops: list[tuple] = []      # slots the heads of the enclosing loops read
         self.resume: dict = {}            # resume pc -> the locals it needs from the frame
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
-        self.asks_in_loop = False         # does a choice of this rule stand in one of its loops?
         self.chosen: dict = {}            # choice index -> the local its chosen value goes to
         self.asking: dict = {}            # choice index -> the block that asks it
         if rule.where is not None:
@@ -204,8 +203,7 @@ class RuleGen(StatementGen):
             lines.append((ind, f"{'if' if pc == entries[0][0] else 'elif'} pc == {pc}:", rule.span))
             lines += [(ind + 1, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
-        # a rule that asks in a loop resumes more often than it starts: its start is tested last
-        for k in sorted(first, key=lambda k: (k == 0 and self.asks_in_loop, k)):
+        for k in sorted(first):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())) | {("pc", k)})
@@ -329,10 +327,7 @@ class RuleGen(StatementGen):
         they sit in the loop changes nothing else, as nothing falls into them. (A jump out of one of
         them that is nested in other code goes round the loop, so the lines after it are skipped.)"""
         landed = {self.target(text) for block in self.blocks for _ind, text, _span in block if isinstance(text, _Goto)}
-        first = {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
-        if self.options.start_first and 0 not in landed:
-            first.add(0)        # where the rule starts, tested first too: a start runs on as a decision does
-        return first
+        return {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
 
     def target(self, goto) -> int:
         """Where a jump lands, past blocks that only jump on (a jump to a jump goes straight on)."""
@@ -527,7 +522,6 @@ class RuleGen(StatementGen):
         self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
     def flat_Choose(self, s):
-        self.asks_in_loop = self.asks_in_loop or bool(self.loops)
         x = self.x
         elem = s.elem
         size, position, values = self.layout.universe(elem, s.domain)
