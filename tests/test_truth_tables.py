@@ -1,6 +1,5 @@
-"""Where only a condition's truth counts, a table made at load that holds for some values only is read
-with no guard (ExprGen.test, Tabulator.truth: its cells where computing fails hold an rt_Fails, whose
-truth fails with the sentence computing it gave); and a match that is a table is looked up once before
+"""A table made at load that holds for some values only is read behind its guard, the formula where
+it does not hold (so a failure is the formula's); a match that is a table is looked up once before
 a loop (ExprGen.movable); in a loop of statements a table's row is read once before it (ExprGen.hoisted);
 a count compared with a number at most 0 is not counted (ExprGen.counted, tests/test_cheap_code.py).
 None may change what a game does: every bundled game and example plays the same random games with them
@@ -54,8 +53,7 @@ def sources(monkeypatch):
 @pytest.mark.parametrize("ref", GAMES, ids=[Path(g).stem for g in GAMES])
 def test_the_same_games_with_and_without(ref, sources, monkeypatch):
     with_them = load(ref)
-    without = load(ref, options=DEFAULT.with_(truth_tables=False, hoist_tables=False, hoist_rows=False,
-                                              counts_first=False))
+    without = load(ref, options=DEFAULT.with_(hoist_tables=False, hoist_rows=False, counts_first=False))
     for players in sorted({with_them.min_players, with_them.max_players}):
         for seed in range(3):
             assert trace(with_them, players, seed) == trace(without, players, seed), (players, seed)
@@ -89,24 +87,18 @@ def run(rules_file, setup: str, result: str, options=DEFAULT):
     return m.vars[next(v.slot for v in m.program.vars if v.name == "total")]
 
 
-def test_a_table_of_truths_gives_the_values(rules_file, sources):
+def test_a_table_that_holds_for_some_values_gives_the_values(rules_file, sources):
     assert run(rules_file, "total = 0", "bigs * 10 + (if any_big then 1 else 0)") == 31
+
+
+def test_a_table_that_holds_for_some_values_fails_where_and_as_the_formula_did(rules_file, sources):
+    """`big(c)` fails for the token (not a chip): the table holds for chips, and for the token the
+    formula is computed, which fails with its sentence on its line."""
+    sources.clear()
+    with pytest.raises(RulesRuntimeError, match="is not a Chip"):
+        run(rules_file, "move tokens to box", "bigs")
     loop = next(src for src in sources if "+= 1" in src)
-    assert " else " not in loop, loop          # no guard, no formula
-
-
-def test_a_table_of_truths_fails_where_and_as_the_formula_did(rules_file, sources, monkeypatch):
-    """`big(c)` fails for the token (not a chip): read for its truth alone, with no guard, it fails
-    with the same sentence on the same line."""
-    failures = []
-    for truths in (True, False):
-        sources.clear()
-        with pytest.raises(RulesRuntimeError, match="is not a Chip") as failure:
-            run(rules_file, "move tokens to box", "bigs", DEFAULT.with_(truth_tables=truths))
-        failures.append((str(failure.value), str(failure.value.span)))
-        loop = next(src for src in sources if "+= 1" in src)
-        assert (" else " in loop) != truths, loop      # the guard and the formula, or neither
-    assert failures[0] == failures[1]
+    assert " else " in loop, loop      # the table's guard, and the formula where it does not hold
 
 
 def test_any_stops_before_a_cell_that_fails(rules_file):

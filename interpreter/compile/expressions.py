@@ -243,12 +243,6 @@ class ExprGen:
         elif isinstance(e, ir.Not):
             self.written.ops += 1
             return f"(not ({self.test(e.operand)}))"
-        if self.options.truth_tables and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
-            table = self.tables.table(e)
-            cell = self.tables.truth(table) if table is not None else None
-            if cell is not None:          # no guard: the cells where it fails fail when their truth is read
-                self.written.ops += len(cell.keys)
-                return self.hoisted(cell) if self.loops and self.options.hoist_rows else cell
         return self.src(e)
 
 

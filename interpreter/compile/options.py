@@ -36,8 +36,6 @@ class CompileOptions:
     # expressions (compile/expressions.py)
     hoist_tables: bool = True
     """A match that is a table, of a part that does not depend on a loop, is looked up before it."""
-    truth_tables: bool = True
-    """A tabulated part whose truth alone counts is read from a second table with no guard."""
     hoist_rows: bool = True
     """A two-value table's row that does not depend on the loop's local is read once before it."""
     extremes: bool = True
