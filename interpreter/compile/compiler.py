@@ -183,8 +183,7 @@ class Compiler:
             if key in inlined.dead:       # written into its only caller: never started
                 entry, spans = _written_in(rule.label), [rule.span]
             else:
-                with self.x.function_of((rule.where, rule.body)):     # (which of its locals may hold none)
-                    entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
+                entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
             codes.append(Code(key, rule.span, entry, [self.ns.placed(s) for s in spans], gen.frame_size(key), rule.params))
         if not anytimes and prog.anytimes:
             add_anytimes()

@@ -36,8 +36,6 @@ class CompileOptions:
     # expressions (compile/expressions.py)
     hoist_tables: bool = True
     """A match that is a table, of a part that does not depend on a loop, is looked up before it."""
-    hoist_rows: bool = True
-    """A two-value table's row that does not depend on the loop's local is read once before it."""
     extremes: bool = True
     """`min`/`max` of numbers written out is a conditional expression, not a call of Python's."""
     counts_first: bool = True
