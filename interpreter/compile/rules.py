@@ -55,6 +55,14 @@ def _group_size(blocks: int) -> int:
     return 0 if blocks <= 8 else max(2, round(blocks ** 0.5))
 
 
+def _shift(values):
+    """c where every value is its position + c (whole numbers in a row, no bools), else None."""
+    if not len(values) or type(values[0]) is not int:
+        return None
+    c = values[0]
+    return c if all(type(v) is int and v == k + c for k, v in enumerate(values)) else None
+
+
 def _choices_in_order(body):
     """The choices of a rule's body in the order they stand (each before those of its option's block)."""
     for s in body:
@@ -677,8 +685,12 @@ class RuleGen(StatementGen):
             self.line(f"if _a == {info.offset + info.size}:", span)
             self.line(_Goto(skip, always=True), span, 1)
         self.wrote((s.slot,))
-        self.line(f"v{s.slot} = {self.ns.const(values)}[_a - {info.offset}]" if info.offset else
-                  f"v{s.slot} = {self.ns.const(values)}[_a]", span)
+        shift = _shift(values)
+        if shift is not None:           # the values are numbers in a row (cards of a type, a range): no look-up
+            shift -= info.offset
+            self.line(f"v{s.slot} = _a{f' + {shift}' if shift > 0 else f' - {-shift}' if shift < 0 else ''}", span)
+        else:
+            self.line(f"v{s.slot} = {self.ns.const(values)}[_a - {info.offset}]", span)
 
     def distinct(self, e, depth: int = 0, own: bool = True) -> bool:
         """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,
