@@ -79,3 +79,75 @@ def test_a_playout_cut_short_waits_where_the_resumable_path_waits(ref):
                 reference_playout(go_on, choose_fast)
                 reference_playout(after, choose_slow)
                 assert seen_fast == seen_slow and go_on.same_as(after, frames=False)
+
+
+class AgentQuits(Exception):
+    """An agent's own error."""
+
+
+@pytest.mark.parametrize("cut", [None, 50])
+def test_an_agents_own_error_comes_out_as_it_is(cut):
+    """An exception raised by `choose` in the middle of the fast path's rules is the agent's, not an
+    internal error of rulecraft (as the reference loop, which never wraps `choose`, lets it out)."""
+    program = load("blackmore")
+    m = machine.new_game(program, 4, None, 1)
+    seen = []
+
+    def choose(m, who, ids):
+        seen.append(ids)
+        if len(seen) == 5:
+            raise AgentQuits("enough")
+        return ids[0]
+    with pytest.raises(AgentQuits, match="enough"):
+        playout(m, choose, cut)
+
+    class Agent:            # a callable object, and a bound method
+        def __call__(self, m, who, ids):
+            raise AgentQuits("object")
+
+        def pick(self, m, who, ids):
+            raise AgentQuits("method")
+    for agent in (Agent(), Agent().pick):
+        m = machine.new_game(program, 4, None, 1)
+        first = m.pending[2]
+        calls = []
+
+        def twice(m, who, ids, agent=agent):
+            calls.append(ids)
+            return ids[0] if len(calls) == 1 else agent(m, who, ids)
+        with pytest.raises(AgentQuits):
+            playout(m, twice, cut)
+        assert calls[0] == first
+
+
+def test_a_rules_failure_on_the_fast_path_names_the_rule_and_line(rules_file):
+    """A rule that fails while the fast path runs it is a RulesRuntimeError with the same sentence, rule,
+    line and chain as decide-by-decide gives."""
+    from rulecraft.loader import load_file
+    from rulecraft.runtime.errors import RulesRuntimeError
+    path = rules_file('''game "Fails"
+players 2
+zone heap of Card
+zone empty of Card
+card Card(n: 1..3)
+cards all = [Card(n) for n in 1..3]
+var turns: Int = 0
+rule setup:
+    move all to heap
+rule play:
+    while true:
+        turn()
+rule turn:
+    player(1) chooses c in heap as "take {c}":
+        turns += 1
+        if turns == 3:
+            move top(empty) to heap
+''')
+    program = load_file(path)
+    said = []
+    for run in (playout, reference_playout):
+        m = machine.new_game(program, 2, None, 0)
+        with pytest.raises(RulesRuntimeError) as failed:
+            run(m, lambda m, who, ids: ids[0])
+        said.append(str(failed.value))
+    assert said[0] == said[1] and "empty" in said[0] and ":17:" in said[0], said

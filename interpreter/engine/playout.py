@@ -28,7 +28,9 @@ def playout(m: State, choose, max_decisions: int | None = None) -> None:
     decision exactly as the resumable path (machine.decide) would leave it.
 
     `choose` may read the state's zones and variables, never copy, save or decide it: on the fast
-    path the rules' locals are not in its frames while it runs. It must return one of `ids`."""
+    path the rules' locals are not in its frames while it runs. It must return one of `ids`. An
+    exception out of `choose` comes out of `playout` as it is (the state is then no game to go on
+    with); one out of the rules is a RulesRuntimeError naming the rule and line, as `decide` says it."""
     if m.pending is None or (max_decisions is not None and max_decisions <= 0):
         return
     program = m.program
@@ -71,8 +73,35 @@ def playout(m: State, choose, max_decisions: int | None = None) -> None:
                 return                          # waits: max_decisions reached
             stack.pop()
     except Exception as e:
+        if _raised_by(e, choose):
+            raise           # the agent's own error (a UserError, say), not the rules': as the reference loop lets it out
         raise machine._failure(m, e, STEP_BUDGET) from None
     machine.finish(m)
+
+
+def _raised_by(e: Exception, choose) -> bool:
+    """Did `e` come out of `choose` (called by the fast path's rules), not out of the rules themselves?
+    The frame the innermost rules' function called is choose's own (or the max_decisions wrapper's)."""
+    codes = {_code(choose)}
+    inner = getattr(choose, "inner", None)
+    if inner is not None:
+        codes.add(_code(inner))
+    tb, called = e.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith("<rules "):
+            called = tb.tb_next
+        tb = tb.tb_next
+    return called is not None and called.tb_frame.f_code in codes
+
+
+def _code(fn):
+    """The code object a call of `fn` runs first: a function's, a bound method's, a callable object's."""
+    fn = getattr(fn, "__func__", fn)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        call = getattr(type(fn), "__call__", None)
+        code = getattr(getattr(call, "__func__", call), "__code__", None)
+    return code
 
 
 def _limited(choose, stop: int):
@@ -81,6 +110,7 @@ def _limited(choose, stop: int):
         if m.decisions >= stop:
             return None
         return choose(m, who, ids)
+    limited.inner = choose
     return limited
 
 
