@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """One compiler switch measured: a game compiled with it off and on, played alternately in one process.
 
-    python benchmarks/switches.py --switch rules.RuleGen.ENTRIES --game three-sisters --players 4
-    python benchmarks/switches.py --switch loops.LoopGen.LOOPS --game blackmore --players 6 --rounds 5
+    python benchmarks/switches.py --switch entries --game three-sisters --players 4
+    python benchmarks/switches.py --switch loops --game blackmore --players 6 --rounds 5
+    python benchmarks/switches.py --switch inline --fast        # random playouts on the fast path
 
-The compiler keeps a class attribute for each of its optimisations (RuleGen.BODIES, ENTRIES,
-START_FIRST; LoopGen.LOOPS; ExprGen.TRUTH_TABLES, …), which the tests also turn off to check
-that the games play the same. Timing two whole processes on a shared machine mixes the switch
+Each optimisation the compiler may leave out is a field of compile.options.CompileOptions
+(inline, bodies, entries, loops, truth_tables, …), which the tests also turn off to check that
+the games play the same. Timing two whole processes on a shared machine mixes the switch
 with everything else that changed between them; here both programs live in one process and are
 played in turn, several rounds, each figure in this process's CPU time (fastest slice of each
 measurement, as the other benchmarks do). First it checks that both play the same games (the
@@ -15,7 +16,6 @@ decisions of 30 seeded random games). It also prints the generated code's size b
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 
@@ -24,9 +24,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import fmt_rate, interpreter_player, machine_line, measure, pin_to_one_core  # noqa: E402
 
 
-def compiled(game: str, cls, name: str, value):
-    """The game compiled with `cls.name = value` (no code cache, so it is compiled here)."""
+def compiled(game: str, name: str, value):
+    """The game compiled with the option `name` set to `value` (no code cache, so it is compiled here)."""
     from rulecraft.compile import codegen
+    from rulecraft.compile.options import DEFAULT
     from rulecraft.loader import load
 
     lines = []
@@ -36,19 +37,37 @@ def compiled(game: str, cls, name: str, value):
         lines.append(len(body) + 1)
         return define(self, fname, head, body, label, span)
 
-    saved = getattr(cls, name)
-    setattr(cls, name, value)
     codegen.Namespace.define = counting
     try:
-        return load(game), len(lines), sum(lines)
+        return load(game, options=DEFAULT.with_(**{name: value})), len(lines), sum(lines)
     finally:
-        setattr(cls, name, saved)
         codegen.Namespace.define = define
+
+
+def fast_player(program, players: int, agent_seed: int = 12345):
+    """`play_one(seed)` on the fast path: engine.playout with a random choice."""
+    import random
+
+    from rulecraft.engine import machine
+    from rulecraft.engine.playout import playout
+
+    program.fast()
+    randrange = random.Random(agent_seed).randrange
+
+    def choose(m, who, ids):
+        return ids[randrange(len(ids))]
+
+    def play_one(seed: int) -> int:
+        m = machine.new_game(program, players, None, seed)
+        playout(m, choose)
+        return m.decisions
+    return play_one
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--switch", required=True, help="module.Class.ATTRIBUTE under rulecraft.compile, e.g. rules.RuleGen.ENTRIES")
+    ap.add_argument("--switch", required=True, help="a field of rulecraft.compile.options.CompileOptions, e.g. entries")
+    ap.add_argument("--fast", action="store_true", help="time random playouts on the fast path (engine.playout)")
     ap.add_argument("--game", default="blackmore")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=3, help="measurements of each, alternately (default 3)")
@@ -57,14 +76,15 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     os.environ["RULECRAFT_NO_CACHE"] = "1"
-    module, cls_name, attr = args.switch.rsplit(".", 2)
-    cls = getattr(importlib.import_module(f"rulecraft.compile.{module}"), cls_name)
-    if not hasattr(cls, attr):
-        print(f"{cls_name} has no switch {attr}")
+    from rulecraft.compile.options import SWITCHES
+    attr = args.switch
+    if attr not in SWITCHES:
+        print(f"the compiler has no switch {attr} (its switches: {', '.join(SWITCHES)})")
         return 2
     print(machine_line() + "; " + pin_to_one_core(args.cpu))
-    programs = {v: compiled(args.game, cls, attr, v) for v in (False, True)}
-    players = {v: interpreter_player(p, args.players) for v, (p, _f, _l) in programs.items()}
+    programs = {v: compiled(args.game, attr, v) for v in (False, True)}
+    player = fast_player if args.fast else interpreter_player
+    players = {v: player(p, args.players) for v, (p, _f, _l) in programs.items()}
     if [players[False](s) for s in range(30)] != [players[True](s) for s in range(30)]:
         print("the two play different games: not timed")
         return 1

@@ -17,17 +17,19 @@ from pathlib import Path
 
 from .check.places import bundled_dir, display_path, resolve_game
 from .compile.compiler import Compiler
+from .compile.options import DEFAULT, CompileOptions
 from .compile.program import Program
 from .diagnostics import Diagnostic, RulesError, Span
 
 
-def load_file(path: str | Path, module: bool = False):
-    """Parse, check and compile; `module` checks a file meant to be imported (it needs no players or play)."""
+def load_file(path: str | Path, module: bool = False, options: CompileOptions = DEFAULT):
+    """Parse, check and compile; `module` checks a file meant to be imported (it needs no players or play).
+    `options`: the optimisations to compile with (compile.options; tests compare them off and on)."""
     path = Path(path)
     enabled = gc.isenabled()
     gc.disable()        # a load makes many objects and frees few: the collector's passes would find nothing
     try:
-        return _module(path) if module else _game(path)
+        return _module(path) if module else _game(path, options)
     finally:
         if enabled:
             gc.enable()
@@ -50,12 +52,12 @@ def _module(path: Path):
     return None
 
 
-def _game(path: Path):
+def _game(path: Path, options: CompileOptions = DEFAULT):
     from .check.checkcache import check_game
     diags: list = []
     try:
         loaded = check_game(path, diags)    # the typed IR, from the check cache when the files are the same
-        compiler = Compiler(loaded.program, diags, loaded.digest)
+        compiler = Compiler(loaded.program, diags, loaded.digest, options=options)
         program = compiler.compile()
         compiler.ns.cache.save()
     except (RecursionError, SyntaxError, MemoryError) as e:
@@ -67,7 +69,8 @@ def _game(path: Path):
     program.digest = loaded.digest
     program.sources = loaded.sources
     program.warnings = sorted((d for d in diags if d.severity == "warning"), key=Diagnostic.sort_key)
-    program.watched = _watched(loaded.program, program)
+    program.watched = _watched(loaded.program, program, options)
+    program.fast = _fast(loaded.program, program, options)
     return program
 
 
@@ -84,14 +87,14 @@ def _too_large(path: Path, diags: list, sources: dict, e: Exception) -> RulesErr
     return RulesError(diags, sources)
 
 
-def _watched(checked, program):
+def _watched(checked, program, options: CompileOptions = DEFAULT):
     """The same game compiled again with the calls a scenario's `take "…":` needs (compile.rules), when a
     scenario first asks: the rules compiled for play have none, so play pays nothing for them."""
     made: list = []
 
     def watched():
         if not made:
-            compiler = Compiler(checked, [], program.digest + "-watched", watched=True)
+            compiler = Compiler(checked, [], program.digest + "-watched", watched=True, options=options)
             twin = compiler.compile()
             compiler.ns.cache.save()
             twin.entry, twin.path, twin.digest, twin.sources = program.entry, program.path, program.digest, program.sources
@@ -100,6 +103,23 @@ def _watched(checked, program):
             made.append(twin)
         return made[0]
     return watched
+
+
+def _fast(checked, program, options: CompileOptions = DEFAULT):
+    """The same game compiled again for the fast path (engine.playout), when a playout first asks:
+    the same layout, choices and frames, its choices calling the playout's `choose`. Its functions'
+    lines are added to the game's, so a failure on the fast path names the same rule and line."""
+    made: list = []
+
+    def fast():
+        if not made:
+            compiler = Compiler(checked, [], program.digest + "-fast", fast=True, options=options)
+            twin = compiler.compile()
+            compiler.ns.cache.save()
+            program.lines.update(twin.lines)
+            made.append(twin)
+        return made[0]
+    return fast
 
 
 def game_path(ref: str) -> Path:
@@ -115,14 +135,14 @@ def game_path(ref: str) -> Path:
         raise UnknownGame(ref, did_you_mean(ref, games) or f"bundled games: {', '.join(games) or 'none'}") from None
 
 
-def load(ref: str):
+def load(ref: str, options: CompileOptions = DEFAULT):
     """A bundled game name or a path, loaded; a missing game too is a RulesError here, for callers that catch only that."""
     from .diagnostics import UnknownGame
     try:
         path = game_path(ref)
     except UnknownGame as e:
         raise RulesError([Diagnostic(Span(ref, 0, 0), f"no game or file named '{ref}'", e.hint)]) from None
-    return load_file(path)
+    return load_file(path, options=options)
 
 
 # ------------------------------------------------------------------ pickling

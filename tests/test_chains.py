@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rulecraft.compile import codegen
-from rulecraft.compile.expressions import ExprGen
+from rulecraft.compile.options import DEFAULT
 from rulecraft.engine import machine
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
@@ -38,9 +38,8 @@ def _run(path, monkeypatch, on: bool):
         sources.append("".join(text for _ind, text, _span in lines))
         return original(self, name, head, lines, label, span)
     with monkeypatch.context() as patch:
-        patch.setattr(ExprGen, "CHAINS", on)
         patch.setattr(codegen.Namespace, "define", define)
-        program = load_file(path)
+        program = load_file(path, options=DEFAULT.with_(chains=on))
     said = []
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(program, 2, None, 0, sink=said)

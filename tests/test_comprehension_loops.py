@@ -15,8 +15,7 @@ import pytest
 
 import rulecraft
 from rulecraft.compile import codegen
-from rulecraft.compile.rules import RuleGen
-from rulecraft.compile.statements import StatementGen
+from rulecraft.compile.options import DEFAULT
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
 
@@ -40,8 +39,7 @@ def trace(program, players: int, seed: int) -> list:
 def test_loops_play_the_games_comprehensions_play(ref, monkeypatch):
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     with_loops = load(ref)
-    monkeypatch.setattr(StatementGen, "LOOPS", False)
-    without = load(ref)
+    without = load(ref, options=DEFAULT.with_(loops=False))
     for players in sorted({with_loops.min_players, with_loops.max_players}):
         for seed in range(4):
             assert trace(with_loops, players, seed) == trace(without, players, seed), (players, seed)
@@ -69,7 +67,7 @@ rule play:
 '''
 
 
-def generated(path) -> str:
+def generated(path, options=DEFAULT) -> str:
     out = []
     original = codegen.Namespace.define
 
@@ -78,7 +76,7 @@ def generated(path) -> str:
         return original(self, name, head, lines, label, span)
     codegen.Namespace.define = define
     try:
-        program = load_file(path)
+        program = load_file(path, options=options)
     finally:
         codegen.Namespace.define = original
     return program, "".join(out)
@@ -86,11 +84,10 @@ def generated(path) -> str:
 
 def test_the_loops_are_in_the_code_and_stop_early(tmp_path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
-    monkeypatch.setattr(RuleGen, "BODIES", False)     # the rule's code in one function, to be read here
-    monkeypatch.setattr(RuleGen, "ENTRIES", False)
     path = tmp_path / "loops.rules"
     path.write_text(RULES)
-    program, source = generated(path)
+    # the rule's code in one function, to be read here
+    program, source = generated(path, DEFAULT.with_(bodies=False, entries=False))
     play = source[source.index("def W"):]
     assert "any(" not in play and "all(" not in play and " for v" not in play.replace("    for v", "")
     assert play.count("break") == 3 and "_ids.append(" in play and "_t" in play    # any, all, and the while left
@@ -213,21 +210,17 @@ rule play:
 '''
 
 
-def test_a_filters_part_that_fails_first_is_computed_once_when_there_are_elements(tmp_path, monkeypatch):
-    """`top(shown).colour` in a filter is the same for every gem: computed once before the loop, only
-    when there is a gem (an empty list asks nothing, so `top` of an empty zone does not fail there), and
-    failing as the first gem would, at the line that used the def."""
+def test_a_filters_part_that_fails_fails_at_the_first_element(tmp_path, monkeypatch):
+    """`top(shown).colour` in a filter fails, as written, at the first gem and only when there is one
+    (an empty list asks nothing, so `top` of an empty zone does not fail there), at the line that
+    used the def."""
     from rulecraft.engine.observe import render
     from rulecraft.runtime.errors import RulesRuntimeError
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     path = tmp_path / "guard.rules"
     path.write_text(GUARD)
-    program, source = generated(path)
-    assert " if v0 else None" in source
-    for guarded in (True, False):
-        monkeypatch.setattr(StatementGen, "GUARDED", guarded)
-        sink = []
-        with pytest.raises(RulesRuntimeError) as failed:
-            machine.new_game(load_file(path), 2, None, 0, sink=sink)
-        assert [render(line[2], None) for line in sink] == ["Blue 1, Blue 3 nothing"], guarded
-        assert "empty" in str(failed.value) and "guard.rules:15:5" in str(failed.value), str(failed.value)
+    sink = []
+    with pytest.raises(RulesRuntimeError) as failed:
+        machine.new_game(load_file(path), 2, None, 0, sink=sink)
+    assert [render(line[2], None) for line in sink] == ["Blue 1, Blue 3 nothing"]
+    assert "empty" in str(failed.value) and "guard.rules:15:5" in str(failed.value), str(failed.value)

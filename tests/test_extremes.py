@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.compile.expressions import ExprGen
-from rulecraft.compile.statements import StatementGen
+from rulecraft.compile.options import DEFAULT
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
 from test_option_bodies import trace
@@ -70,9 +69,7 @@ EXPECTED = [
 
 def _play(path, monkeypatch, on: bool):
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
-    with monkeypatch.context() as patch:
-        patch.setattr(ExprGen, "EXTREMES", on)
-        program = load_file(path)
+    program = load_file(path, options=DEFAULT.with_(extremes=on))
     said = []
     m = machine.new_game(program, 2, None, 0, sink=said)
     labels = [o.label for o in machine.legal_options(m)]
@@ -98,9 +95,7 @@ def test_the_conditional_form_is_what_runs(rules_file, monkeypatch):
     path = rules_file(RULES)
     calls = {}
     for on in (True, False):
-        with monkeypatch.context() as patch:
-            patch.setattr(ExprGen, "EXTREMES", on)
-            program = load_file(path)
+        program = load_file(path, options=DEFAULT.with_(extremes=on))
         env = program.entries[0][0].__globals__       # the namespace every generated function runs in
         calls[on] = {f.__name__ for f in env.values() if hasattr(f, "__code__")
                      and any(i.opname == "LOAD_GLOBAL" and i.argval in ("min", "max") for i in dis.get_instructions(f))}
@@ -117,10 +112,7 @@ def test_the_games_play_the_same_with_conditional_extremes_and_top_first_moves(r
     expressions and StatementGen's pop of a zone's top card, and with neither."""
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     on = load(ref)
-    with monkeypatch.context() as patch:
-        patch.setattr(ExprGen, "EXTREMES", False)
-        patch.setattr(StatementGen, "TOP_FIRST", False)
-        off = load(ref)
+    off = load(ref, options=DEFAULT.with_(extremes=False, top_first=False))
     for players in sorted({on.min_players, on.max_players}):
         for seed in range(2):
             assert trace(on, players, seed) == trace(off, players, seed), (players, seed)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.compile.compiler import Compiler
+from rulecraft.compile.options import DEFAULT, CompileOptions
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
 from rulecraft.runtime.errors import RulesRuntimeError
@@ -27,9 +27,7 @@ def both(monkeypatch, loader, ref):
     """The program compiled with rules written into their callers, and without."""
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     written = loader(ref)
-    with monkeypatch.context() as patch:
-        patch.setattr(Compiler, "INLINE", False)
-        apart = loader(ref)
+    apart = loader(ref, options=DEFAULT.with_(inline=False))
     return written, apart
 
 

@@ -1,8 +1,8 @@
 """Adversarial small rules for rules written into their only caller (compile/inline.py) and the
 functions entered at a block (RuleGen.entry_function, body_function).
 
-Each rules text is compiled with every switch on (Compiler.INLINE, RuleGen.BODIES, RuleGen.ENTRIES
-and the loops' switches) and with every switch off, and its tree of decisions is walked both ways
+Each rules text is compiled with every optimisation of compile.options made (inline, bodies, entries
+and the loops' ones) and with none, and its tree of decisions is walked both ways
 (tests/test_loops_adversarial.py's walker): options, labels, narration, variables, results and the
 full text of every failure (its `file:line:col` and chain of rules) must be the same. Each case also
 says which rules must be written in, so that a case cannot pass with nothing written in, and where
@@ -10,12 +10,13 @@ a concrete failure or value is known it is checked too.
 """
 from __future__ import annotations
 
+import functools
 import random
 import textwrap
 
 import pytest
 
-from rulecraft.compile.compiler import Compiler
+from rulecraft.compile.options import CompileOptions
 from rulecraft.engine import machine, records
 from rulecraft.engine.observe import render
 from rulecraft.engine.scenarios import run_scenario
@@ -24,14 +25,9 @@ from rulecraft.runtime.errors import RulesRuntimeError
 
 import test_loops_adversarial as walker
 
-SWITCHES = walker.SWITCHES + ((Compiler, "INLINE"),)
-
-
 def compiled(path, monkeypatch, on: bool):
-    with monkeypatch.context() as patch:
-        for cls, name in SWITCHES:
-            patch.setattr(cls, name, on)
-        return load_file(path)
+    """The rules with every optimisation (compile.options) made, or none."""
+    return load_file(path, options=CompileOptions.every(on))
 
 
 def written_in(program) -> set:
@@ -539,14 +535,11 @@ def test_scenarios_on_rules_written_in(rules_file, monkeypatch):
     path = rules_file(SCENARIOS)
     got = {}
     for on in (True, False):
-        # the scenarios and the watched twin are compiled when first read: under the same switches
-        with monkeypatch.context() as patch:
-            for cls, name in SWITCHES:
-                patch.setattr(cls, name, on)
-            program = load_file(path)
-            got[on] = (written_in(program), written_in(program.watched()), choices(program),
-                       choices(program.watched()),
-                       [(r.name, r.ok, r.message) for r in (run_scenario(program, sc) for sc in program.scenarios)])
+        # the scenarios and the watched twin are compiled when first read: with the same options
+        program = load_file(path, options=CompileOptions.every(on))
+        got[on] = (written_in(program), written_in(program.watched()), choices(program),
+                   choices(program.watched()),
+                   [(r.name, r.ok, r.message) for r in (run_scenario(program, sc) for sc in program.scenarios)])
     assert got[True][:2] == ({"pick", "laid"},) * 2 and got[False][:2] == (set(), set())
     assert got[True][2:] == got[False][2:]
     assert got[True][2] == got[True][3]
@@ -605,14 +598,15 @@ def test_a_save_made_apart_is_played_on_written_in(saved_on, rules_file, monkeyp
     """A match saved while it waits inside a rule written into its caller is replayed by its
     decisions (option ids): compiled the other way, it is loaded and plays on the same."""
     import rulecraft
+    import rulecraft.api
 
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     path = rules_file(source(CASES["three deep"][0]).replace("top(nothing).n", "0"))
 
     def match_of(on, yaml=None):
         with monkeypatch.context() as patch:
-            for cls, name in SWITCHES:
-                patch.setattr(cls, name, on)
+            # the API loads the rules itself: here, with every optimisation made or none
+            patch.setattr(rulecraft.api, "load_file", functools.partial(load_file, options=CompileOptions.every(on)))
             if yaml is not None:
                 return rulecraft.match_from_yaml(yaml)
             return rulecraft.load(str(path)).new(seed=3)

@@ -1,6 +1,6 @@
 """Adversarial small rules for the compiler's statements written in place of expressions
 (LoopGen.value_lines, list_loop, cond_loop, total_loop, best_loop, first_loop, bool_lines,
-match_lines, def_lines; the else-if under an `else:`; RuleGen's while head, options loop, START_FIRST;
+match_lines, def_lines; the else-if under an `else:`; RuleGen's while head, options loop;
 ExprGen's named parts, truth tables, hoisted rows, counts compared first).
 
 Each rules text is compiled with every switch on and with every switch off, and its whole tree of
@@ -16,25 +16,18 @@ import textwrap
 
 import pytest
 
-from rulecraft.compile.expressions import ExprGen
-from rulecraft.compile.rules import RuleGen
-from rulecraft.compile.statements import StatementGen
+from rulecraft.compile.options import CompileOptions
 from rulecraft.engine import machine
 from rulecraft.engine.observe import render
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
 
-SWITCHES = ((StatementGen, "LOOPS"), (RuleGen, "START_FIRST"), (RuleGen, "BODIES"), (RuleGen, "ENTRIES"), (StatementGen, "ROWS"), (ExprGen, "TRUTH_TABLES"),
-            (ExprGen, "HOIST_TABLES"), (ExprGen, "HOIST_ROWS"), (ExprGen, "COUNTS_FIRST"), (ExprGen, "EXTREMES"),
-            (StatementGen, "TOP_FIRST"), (ExprGen, "CHAINS"))
 BUDGET = 20_000         # a rule that loops for ever fails soon
 
 
 def compiled(path, monkeypatch, on: bool):
-    with monkeypatch.context() as patch:
-        for cls, name in SWITCHES:
-            patch.setattr(cls, name, on)
-        return load_file(path)
+    """The rules with every optimisation (compile.options) made, or none."""
+    return load_file(path, options=CompileOptions.every(on))
 
 
 def _failure(e) -> tuple:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import rulecraft
-from rulecraft.compile.rules import RuleGen
+from rulecraft.compile.options import DEFAULT, CompileOptions
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
 from rulecraft.runtime.errors import RulesRuntimeError
@@ -29,10 +29,7 @@ def both(monkeypatch, loader, ref):
     """The program compiled with functions entered at blocks, and without."""
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     with_bodies = loader(ref)
-    with monkeypatch.context() as patch:
-        patch.setattr(RuleGen, "BODIES", False)
-        patch.setattr(RuleGen, "ENTRIES", False)
-        without = loader(ref)
+    without = loader(ref, options=DEFAULT.with_(bodies=False, entries=False))
     return with_bodies, without
 
 

@@ -73,15 +73,14 @@ rule refill(p: Player):
 def test_a_row_read_before_a_loop_is_the_row_all_loop_long(rules_file, monkeypatch):
     """A loop reads a table's row once before it (StatementGen.rows_before): assigning the table whole
     in the loop, or in a rule it calls, writes into that row, so the loop sees it, as without."""
-    from rulecraft.compile.statements import StatementGen
+    from rulecraft.compile.options import DEFAULT
 
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     path = rules_file(LOOPS)
     runs = []
     for rows in (True, False):
-        monkeypatch.setattr(StatementGen, "ROWS", rows)
         said = []
-        machine.new_game(load_file(path), 2, None, 0, sink=said)
+        machine.new_game(load_file(path, options=DEFAULT.with_(rows=rows)), 2, None, 0, sink=said)
         runs.append(["".join(x if isinstance(x, str) else str(x) for x in seg) for _k, _a, seg in said])
     assert runs[0] == runs[1]
     assert runs[0] == ["Player 1: A: 4, B: 4, C: 101 / A: 1, B: 4, C: 101",
@@ -103,14 +102,13 @@ def _games():
 def test_rows_read_before_loops_play_the_games_as_without(ref, monkeypatch):
     import random
 
-    from rulecraft.compile.statements import StatementGen
+    from rulecraft.compile.options import DEFAULT
     from rulecraft.loader import load
 
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     programs = []
     for rows in (True, False):
-        monkeypatch.setattr(StatementGen, "ROWS", rows)
-        programs.append(load(ref))
+        programs.append(load(ref, options=DEFAULT.with_(rows=rows)))
     for players in sorted({programs[0].min_players, programs[0].max_players}):
         for seed in range(3):
             courses = []

@@ -1,13 +1,10 @@
-"""Where only a condition's truth counts, a table made at load that holds for some values only is read
-with no guard (ExprGen.test, Tabulator.truth: its cells where computing fails hold an rt_Fails, whose
-truth fails with the sentence computing it gave); and a match that is a table is looked up once before
-a loop (ExprGen.movable); in a loop of statements a table's row is read once before it (ExprGen.hoisted);
+"""A table made at load that holds for some values only is read behind its guard, the formula where
+it does not hold (so a failure is the formula's); a match that is a table is looked up once before
+a loop (ExprGen.movable);
 a count compared with a number at most 0 is not counted (ExprGen.counted, tests/test_cheap_code.py).
 None may change what a game does: every bundled game and example plays the same random games with them
 as without, and a failure is the same sentence on the same line."""
 from __future__ import annotations
-
-import re
 
 import random
 from pathlib import Path
@@ -16,7 +13,7 @@ import pytest
 
 import rulecraft
 from rulecraft.compile import codegen
-from rulecraft.compile.expressions import ExprGen
+from rulecraft.compile.options import DEFAULT, CompileOptions
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
 from rulecraft.runtime.errors import RulesRuntimeError
@@ -54,9 +51,7 @@ def sources(monkeypatch):
 @pytest.mark.parametrize("ref", GAMES, ids=[Path(g).stem for g in GAMES])
 def test_the_same_games_with_and_without(ref, sources, monkeypatch):
     with_them = load(ref)
-    for flag in ("TRUTH_TABLES", "HOIST_TABLES", "HOIST_ROWS", "COUNTS_FIRST"):
-        monkeypatch.setattr(ExprGen, flag, False)
-    without = load(ref)
+    without = load(ref, options=DEFAULT.with_(hoist_tables=False, counts_first=False))
     for players in sorted({with_them.min_players, with_them.max_players}):
         for seed in range(3):
             assert trace(with_them, players, seed) == trace(without, players, seed), (players, seed)
@@ -85,30 +80,23 @@ rule play:
 '''
 
 
-def run(rules_file, setup: str, result: str):
-    m = machine.new_game(load_file(rules_file(GAME.replace("SETUP", setup).replace("RESULT", result))), 2)
+def run(rules_file, setup: str, result: str, options=DEFAULT):
+    m = machine.new_game(load_file(rules_file(GAME.replace("SETUP", setup).replace("RESULT", result)), options=options), 2)
     return m.vars[next(v.slot for v in m.program.vars if v.name == "total")]
 
 
-def test_a_table_of_truths_gives_the_values(rules_file, sources):
+def test_a_table_that_holds_for_some_values_gives_the_values(rules_file, sources):
     assert run(rules_file, "total = 0", "bigs * 10 + (if any_big then 1 else 0)") == 31
+
+
+def test_a_table_that_holds_for_some_values_fails_where_and_as_the_formula_did(rules_file, sources):
+    """`big(c)` fails for the token (not a chip): the table holds for chips, and for the token the
+    formula is computed, which fails with its sentence on its line."""
+    sources.clear()
+    with pytest.raises(RulesRuntimeError, match="is not a Chip"):
+        run(rules_file, "move tokens to box", "bigs")
     loop = next(src for src in sources if "+= 1" in src)
-    assert " else " not in loop, loop          # no guard, no formula
-
-
-def test_a_table_of_truths_fails_where_and_as_the_formula_did(rules_file, sources, monkeypatch):
-    """`big(c)` fails for the token (not a chip): read for its truth alone, with no guard, it fails
-    with the same sentence on the same line."""
-    failures = []
-    for truths in (True, False):
-        monkeypatch.setattr(ExprGen, "TRUTH_TABLES", truths)
-        sources.clear()
-        with pytest.raises(RulesRuntimeError, match="is not a Chip") as failure:
-            run(rules_file, "move tokens to box", "bigs")
-        failures.append((str(failure.value), str(failure.value.span)))
-        loop = next(src for src in sources if "+= 1" in src)
-        assert (" else " in loop) != truths, loop      # the guard and the formula, or neither
-    assert failures[0] == failures[1]
+    assert " else " in loop, loop      # the table's guard, and the formula where it does not hold
 
 
 def test_any_stops_before_a_cell_that_fails(rules_file):
@@ -135,9 +123,8 @@ rule play:
 
 def test_a_match_that_is_a_table_is_looked_up_once_before_a_loop(rules_file, sources, monkeypatch):
     for hoisted in (True, False):
-        monkeypatch.setattr(ExprGen, "HOIST_TABLES", hoisted)
         sources.clear()
-        m = machine.new_game(load_file(rules_file(REACH)), 2)
+        m = machine.new_game(load_file(rules_file(REACH), options=DEFAULT.with_(hoist_tables=hoisted)), 2)
         assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 2 + 10 * 3 + 100 * 1
         loop = next(src for src in sources if "+= 1" in src)
         assert (".get(" in loop.split("for ")[0]) == hoisted, loop
@@ -161,11 +148,9 @@ rule play:
 '''
 
 
-def test_a_comparison_of_a_field_in_a_loop_is_a_row_read_once(rules_file, sources):
+def test_a_comparison_of_a_field_in_a_loop_counts(rules_file, sources):
     m = machine.new_game(load_file(rules_file(ROWS)), 2)
     assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 120
-    loop = next(src for src in sources if "+= 1" in src)
-    assert " == " not in loop and "_h" in loop.split("for ")[0], loop
 
 
 TURNED = '''game "Turned"
@@ -193,10 +178,8 @@ rule play:
 '''
 
 
-def test_a_table_turned_round_for_its_row(rules_file, sources):
+def test_a_table_of_ten_parameters_in_a_loop(rules_file, sources):
     m = machine.new_game(load_file(rules_file(TURNED)), 2)
     assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 110
     text = "".join(src for src in sources if "for v10 in" in src)
-    # the row read once before the loop (ExprGen.hoisted), then by the card; the colour is no optional
-    # value, so the row is read with no test that it holds one (ExprGen.may_be_none)
-    assert re.search(r"_h\d+ = K\d+\[v9\]\n", text) and "[v10]" in text and "is not None" not in text, text
+    assert "[v10]" in text, text         # a table, by the card and the colour

@@ -31,6 +31,7 @@ import time
 
 from ..diagnostics import UserError
 from ..engine import machine, outcomes
+from ..engine.playout import playout, reference_playout
 from ..runtime.errors import RulesRuntimeError
 
 
@@ -213,14 +214,17 @@ class SearchAgent:
                 ((self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5)
 
     def _playout(self, state) -> None:
+        """The rest of an iteration's game, `depth` decisions at most: at random on the fast path
+        (engine.playout); greedily decision by decision (a greedy choice copies the state, which the
+        fast path's does not hold whole while it runs)."""
         rng = self.rng
-        for _ in range(self.depth):
-            pending = state.pending
-            if pending is None:
-                return
-            ids = pending[2]
-            if self.greedy_rollout and len(ids) > 1:
-                a = best_after([state], ids, pending[1], rng)
-            else:
-                a = ids[rng.randrange(len(ids))] if len(ids) > 1 else ids[0]
-            machine.decide(state, a)
+        if self.greedy_rollout:
+            def greedy(m, who, ids):
+                return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
+            reference_playout(state, greedy, self.depth)
+            return
+        randrange = rng.randrange
+
+        def at_random(m, who, ids):
+            return ids[randrange(len(ids))] if len(ids) > 1 else ids[0]
+        playout(state, at_random, self.depth)

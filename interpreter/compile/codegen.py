@@ -23,8 +23,9 @@ TICK = ("m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()")
 class Namespace:
     """The globals every generated function of one game shares."""
 
-    def __init__(self, cache_key: str | None):
+    def __init__(self, cache_key: str | None, tag: str = ""):
         self.cache = CodeCache(cache_key)
+        self.tag = tag                # in each function's file name: a twin's (" fast") are told from the game's
         self.env: dict = dict(HELPERS)
         self.env["__builtins__"] = dict(SAFE_BUILTINS)
         self.env["StepBudgetSpent"] = StepBudgetSpent
@@ -57,7 +58,7 @@ class Namespace:
 
     def define(self, name: str, head: str, lines, label: str, span=None):
         """Compile `head` + indented `lines` [(indent, text, span)] into the namespace; return the function."""
-        filename = f"<rules {label}: {name}>"
+        filename = f"<rules {label}: {name}{self.tag}>"
         source = head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _span in lines)
         spans = [None, self.placed(span)] + [self.placed(s) for _ind, _text, s in lines]     # line 1 is the `def`
         self.lines[filename] = (label, spans)

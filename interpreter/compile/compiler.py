@@ -16,19 +16,23 @@ from .codegen import Namespace
 from .expressions import ExprGen
 from .inline import inline
 from .layout import ConstantState, Layout, NeedsGame, default_of, domain_of
+from .options import DEFAULT, CompileOptions
 from .program import AnytimeInfo, Code, OptionInfo, Outcome, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
 from .statements import analyse_waiting
 
 
 class Compiler:
-    def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False):
+    def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False,
+                 fast: bool = False, options: CompileOptions = DEFAULT):
         self.prog = prog
         self.diags = diags
         self.watched = watched      # with the calls a scenario's `take "…":` needs (rules.RuleGen.option_block)
-        self.ns = Namespace(cache_key)
+        self.fast = fast            # the fast path's twin: a choice calls `choose` (rules.RuleGen.ask_fast)
+        self.ns = Namespace(cache_key, " fast" if fast else "")
         self.layout = Layout(prog)
-        self.x = ExprGen(prog, self.layout, self.ns, diags)
+        self.options = options      # the optimisations to make (compile.options)
+        self.x = ExprGen(prog, self.layout, self.ns, diags, options)
 
     def fn(self, params: str, node, label: str = "expression"):
         return self.ns.function(params, self.x.src(node), label, node.span)
@@ -163,12 +167,12 @@ class Compiler:
     def rules(self):
         """Every rule as a function, choices numbered in rule order; `anytime` options after the rules
         they interrupt and before scenarios' `arrange:` blocks (so option ids stay what they were)."""
-        inlined = inline(self.prog, analyse_waiting(self.prog), self.INLINE)
+        inlined = inline(self.prog, analyse_waiting(self.prog), self.options.inline)
         prog = inlined.prog
         self.ns.chains = inlined.chain
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)
-        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched, inlined)
+        gen = RuleGen(prog, self.layout, self.ns, self.x, bool(prog.anytimes), self.watched, inlined, self.fast)
         codes = []
         anytimes = {}
 
@@ -186,17 +190,17 @@ class Compiler:
             if key in inlined.dead:       # written into its only caller: never started
                 entry, spans = _written_in(rule.label), [rule.span]
             else:
-                with self.x.function_of((rule.where, rule.body)):     # (which of its locals may hold none)
-                    entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
+                entry, spans = gen.resumable(rule) if gen.waits[key] else gen.native(rule)
             codes.append(Code(key, rule.span, entry, [self.ns.placed(s) for s in spans], gen.frame_size(key), rule.params))
         if not anytimes and prog.anytimes:
             add_anytimes()
         entries = tuple(gen.tables.get(c.name, (c.entry,)) for c in codes)
+        if self.fast:
+            self.ns.bind("FAST_ENTRIES", entries)       # what a signal's handlers are driven by (rules.flat_Signal)
         choices = sorted(gen.choices, key=lambda c: c.index)
         assert [c.index for c in choices] == list(range(len(choices))), "choices numbered twice or not at all"
         return codes, entries, choices, gen.action_count, anytimes
 
-    INLINE = True       # (tests compare with and without: compile.inline)
 
     # ------------------------------------------------------------ scenarios
     def scenario(self, sc: ir.Scenario) -> Scenario:

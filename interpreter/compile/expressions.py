@@ -21,9 +21,10 @@ from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
 from .invariants import safe, worth_moving
+from .options import DEFAULT, CompileOptions
 from .shown_text import ShownText
 from .tabulate import CANDIDATES, Tabulator
-from .written import Argument, Atom, Cheap, Constant, Lookup, Number, Written, is_name, number_of, own_operations
+from .written import Argument, Atom, Cheap, Constant, Number, Written, is_name, number_of, own_operations
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
 
@@ -94,14 +95,6 @@ class _Loop:
             self.parts.append((name, source))
         return name
 
-    def named(self, gen, source: str) -> str:
-        """The name of a part given as source (a table's row: ExprGen.hoisted)."""
-        name = self.names.get(source)
-        if name is None:
-            name = self.names[source] = gen.ns.fresh("_h")
-            self.parts.append((name, source))
-        return name
-
     def clause(self) -> str:
         """A `for` binding the parts once, put first in a comprehension."""
         if not self.parts:
@@ -110,8 +103,9 @@ class _Loop:
 
 
 class ExprGen:
-    def __init__(self, prog: ir.Program, layout, ns, diags):
+    def __init__(self, prog: ir.Program, layout, ns, diags, options: CompileOptions = DEFAULT):
         self.prog = prog
+        self.options = options          # the optimisations to make (compile.options)
         self.layout = layout
         self.ns = ns
         self.diags = diags
@@ -136,11 +130,9 @@ class ExprGen:
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
-        self.turned_tables: dict = {}  # a table of tables' name -> the name of the same indexed the other way round
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
-        self.nullable = None           # the locals of the function being written that may hold none (None: any may)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -174,22 +166,6 @@ class ExprGen:
             self.written = written
 
     @contextmanager
-    def function_of(self, body):
-        """Write the function of a rule's or a def's `body`: its locals that may hold none are those read
-        somewhere in it as an optional value (a test `x != none` reads it so, before the reads it
-        narrows); the others always hold a value of their type where they are read (`may_be_none`)."""
-        nullable, self.nullable = self.nullable, frozenset(
-            n.slot for n in ir.walk(body) if type(n) is ir.Local
-            and (isinstance(n.type, T.OptionalT) or n.type is T.NONE or n.type is T.ANY))
-        try:
-            yield
-        finally:
-            self.nullable = nullable
-
-    def may_be_none(self, slot: int) -> bool:
-        return self.nullable is None or slot in self.nullable
-
-    @contextmanager
     def unbinding(self):
         """Write source where no assignment expression may stand: a comprehension's iterables (Python
         refuses one anywhere in them, however deep), a part computed before a comprehension (it goes in
@@ -211,10 +187,7 @@ class ExprGen:
                 self.written.elsewhere = True
                 return scope.name_of(self, e)
         if type(e) in CANDIDATES:
-            # in a loop of statements a table's row is read once before it (hoisted): there even a
-            # comparison of a card's field with a value (`c.colour == k`) is worth a table
-            worth = 1 if self.loops and self.loops[-1].statement and self.HOIST_ROWS else 2
-            table = self.tables.table(e, worth=worth)
+            table = self.tables.table(e, worth=2)
             if table is not None:
                 return self.tabled(table, e)
         self.written.ops += own_operations(e)
@@ -241,24 +214,13 @@ class ExprGen:
         elif isinstance(e, ir.Not):
             self.written.ops += 1
             return f"(not ({self.test(e.operand)}))"
-        if self.TRUTH_TABLES and type(e) in CANDIDATES and not self.listed and id(e) not in self.named:
-            table = self.tables.table(e)
-            cell = self.tables.truth(table) if table is not None else None
-            if cell is not None:          # no guard: the cells where it fails fail when their truth is read
-                self.written.ops += len(cell.keys)
-                return self.hoisted(cell) if self.loops and self.HOIST_ROWS else cell
         return self.src(e)
 
-    HOIST_TABLES = True   # off: a match that is a table is looked up inside the loop (tests compare the two)
-    TRUTH_TABLES = True   # off: a table that holds for some values only is read behind its guard everywhere
 
     def tabled(self, table, e, formula=None) -> str:
         """A table's look-up, or where it holds only for some values, the look-up there and the formula elsewhere."""
         cell, holds = table
         self.written.ops += len(cell.keys) + (len(holds.keys) if holds is not None else 0)
-        if self.loops and self.HOIST_ROWS:
-            cell = self.hoisted(cell)
-            holds = holds and self.hoisted(holds)
         if holds is None:
             return cell
         self.tables.off += 1          # the formula runs only where the table does not hold: no tables in it
@@ -270,57 +232,12 @@ class ExprGen:
             self.tables.off -= 1
         return f"({cell} if {holds} else {other})"
 
-    HOIST_ROWS = True     # off: a table's look-up is written whole inside a loop (tests compare the two)
-
-    def hoisted(self, cell: Lookup) -> str:
-        """A table's look-up inside a loop of statements, with what does not depend on the loop's locals
-        read once before it: in `K9[v1][v2]` over the cards `v2` of a hand, the row `K9[v1]` (for a table
-        indexed by the loop's local first, of the same table turned round). A loop's local always holds a
-        value of its type, so the row is there; another local may be an optional one that a test in the
-        loop says is not none (`x != none and x.colour == c.colour`), read there only where it is not: so
-        before the loop, the row is read only when such a local holds a value (`K9[v1] if v1 is not None
-        else None`) and nothing can fail. In a comprehension the one-element `for` that would bind it
-        costs what it saves: there it is not."""
-        name, keys = cell.table, cell.keys
-        loops = self.loops
-
-        def depth(slot):        # the innermost loop binding the local, -1 if none does
-            for k in range(len(loops) - 1, -1, -1):
-                if slot in loops[k].bound:
-                    return k
-            return -1
-        depths = [depth(k) for k in keys]
-
-        def before(source, read):          # `source`, read before the loop, where the locals `read` hold a value
-            maybe = [k for k in read if depth(k) < 0 and self.may_be_none(k)]
-            return f"({source} if {' and '.join(f'v{k} is not None' for k in maybe)} else None)" if maybe else source
-        if max(depths) < len(loops) - 1:   # the whole look-up is the same for every element
-            scope = loops[max(depths) + 1]
-            return scope.named(self, before(cell, keys)) if scope.statement else cell
-        if len(keys) != 2 or depths[0] == depths[1]:
-            return cell
-        scope = loops[min(depths) + 1]
-        if not scope.statement:
-            return cell
-        if depths[0] > depths[1]:          # the loop's local first: the table turned round
-            name, keys = self.turned(name), keys[::-1]
-        return Cheap(f"{scope.named(self, before(f'{name}[v{keys[0]}]', keys[:1]))}[v{keys[1]}]")
-
-    def turned(self, name: str) -> str:
-        """The constant name of a table of tables indexed the other way round (None where no value is)."""
-        known = self.turned_tables.get(name)
-        if known is None:
-            rows = self.ns.env[name]
-            width = max(len(r) for r in rows if r is not None)
-            known = self.turned_tables[name] = self.const(tuple(
-                tuple(r[b] if r is not None else None for r in rows) for b in range(width)))
-        return known
 
     def movable(self, e) -> bool:
         """Safe and worth computing before a loop (known per node, except inside an inlined def). A match
         that is a table (`reach(witch(p))`) is a look-up: movable when its subject cannot fail."""
         if type(e) is ir.Match:
-            return self.HOIST_TABLES and self.match_table(e) is not None \
+            return self.options.hoist_tables and self.match_table(e) is not None \
                 and safe(e.subject, self.local_safe if self.subst is not None else None, self.prog.defs)
         if self.subst is not None:
             return safe(e, self.local_safe, self.prog.defs) and worth_moving(e)
@@ -693,7 +610,7 @@ class ExprGen:
             local_types, self.local_types = self.local_types, {}
             inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
             # its lets and result as statements (LoopGen.def_lines), or one expression
-            with self.apart(), self.function_of(d.body):
+            with self.apart():
                 lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
                     else [(1, f"return {self.src(d.body)}", d.span)]
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
@@ -764,7 +681,6 @@ class ExprGen:
     def is_best_by(call) -> bool:
         return bool(call.args) and isinstance(call.args[0], ir.BestBy)
 
-    EXTREMES = True     # off: min and max of numbers written out call Python's (tests compare the two)
 
     def extreme(self, which: str, items) -> str:
         """`min(a, b, …)` / `max(…)` of numbers written out, as conditional expressions: `(_t1 if (_t1 := a)
@@ -774,7 +690,7 @@ class ExprGen:
         sources = [self.src(i) for i in items]
         if len(sources) == 1:
             return f"({sources[0]})"
-        if not self.EXTREMES or self.unbound:
+        if not self.options.extremes or self.unbound:
             return f"{which}({', '.join(sources)})"
         self.written.binds = True
 
@@ -1060,7 +976,7 @@ class ExprGen:
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
         b = self.src(e.right)
-        if op in (">=", ">") and self.COUNTS_FIRST and (isinstance(b, Cheap) or self.cheap(e.right)) \
+        if op in (">=", ">") and self.options.counts_first and (isinstance(b, Cheap) or self.cheap(e.right)) \
                 and not self.known_at_load(e.right) and safe(e.right, self.local_safe, self.prog.defs) \
                 and self.counted(e.left):
             # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting (n, written
@@ -1068,7 +984,6 @@ class ExprGen:
             return f"(({b}) {'<=' if op == '>=' else '<'} 0 or ({a}) {op} ({b}))"
         return f"(({a}) {op} ({b}))"
 
-    COUNTS_FIRST = True   # off: a count compared with a number is always counted (tests compare the two)
 
     def counted(self, e, body: bool = False, calling=()) -> bool:
         """Is `e` a count or a size — never below 0 — whose computing cannot fail and changes nothing (so
@@ -1095,7 +1010,6 @@ class ExprGen:
             return self.src(folded)
         return self.chained(e) or f"(({self.src(e.left)}) {e.op} ({self.src(e.right)}))"
 
-    CHAINS = True       # off: `x > 0 and x < h` is two comparisons (tests compare the two)
 
     def chained(self, e):
         """`p.grown[c] > 0 and p.grown[c] < c.height` as Python's chained `0 < x < h`, the number
@@ -1103,7 +1017,7 @@ class ExprGen:
         cannot fail and changes nothing (`safe`), nor can a side turned round to the other side of its
         comparison (it is computed at another moment), and neither comparison is computed before a
         loop or is a table's."""
-        if not self.CHAINS or e.op != "and":
+        if not self.options.chains or e.op != "and":
             return None
         left, right = e.left, e.right
         if type(left) is not ir.Compare or type(right) is not ir.Compare or left.op not in _FLIPPED \
@@ -1125,9 +1039,8 @@ class ExprGen:
             return None
         if not safe(shared, ok, self.prog.defs):
             return None
-        worth = 1 if self.loops and self.loops[-1].statement and self.HOIST_ROWS else 2
         for c in (left, right):
-            if (self.loops and self.movable(c) and self.scope_for(c) is not None) or self.tables.table(c, worth=worth):
+            if (self.loops and self.movable(c) and self.scope_for(c) is not None) or self.tables.table(c, worth=2):
                 return None
         self.written.ops += own_operations(left) + own_operations(right)
         return f"(({self.src(first)}) {op1} ({self.src(shared)}) {op2} ({self.src(last)}))"

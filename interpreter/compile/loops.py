@@ -35,7 +35,6 @@ class LoopGen:
     # options, an `if`'s or a `while`'s condition that is `any`/`all` of one — it is a loop of the
     # rule's own function instead: the same elements in the same order, the same early stop, the
     # parts that are the same for every element computed once before it, as in the comprehension.
-    LOOPS = True        # (benchmarks compare with and without)
 
     @staticmethod
     def single_for(e):
@@ -49,14 +48,6 @@ class LoopGen:
         lines, where test is the filter's source (or None; an `any`/`all` in it is a loop too) —
         the parts computed once written first."""
         seq = self.x.seq(f.iterable)
-        first = self.fails_first(f.cond, {f.slot}) if f.cond is not None and self.LOOPS else None
-        if first is not None:
-            # the part of the filter that fails first, if any does, is the same for every element: computed
-            # once, before the loop, when there is an element (so it fails where it did, or not at all)
-            seq = self.once(seq, self.ns.fresh("_q"), out, ind, span)
-            guard = self.ns.fresh("_g")
-            out.append((ind, f"{guard} = ({self.x.src(first)}) if {seq} else None", span))
-            self.x.named[id(first)] = guard
         scope = self.x.enter_loop({f.slot}, statement=True)
         body = []
         try:
@@ -64,55 +55,17 @@ class LoopGen:
             element(test, body, ind + 1)
         finally:
             self.x.leave_loop(scope)
-            if first is not None:
-                del self.x.named[id(first)]
         out += [(ind, f"{name} = {source}", span) for name, source in scope.parts]
         out.append((ind, f"for v{f.slot} in {seq}:", span))
         out += [(i, text, span) for i, text, *_ in body]
 
-    GUARDED = True      # (tests compare with and without)
-
-    def fails_first(self, e, bound):
-        """The part of condition `e` that would fail first at each element, when it reads none of the
-        loop's own locals `bound` (the largest such part around it), is computed at every element (not
-        on the right of an `and`/`or`, nor in one branch of an `if`), and everything computed before it
-        cannot fail: computing it once before the loop fails as the first element would. Else None."""
-        if not self.GUARDED:
-            return None
-        defs = self.prog.defs
-        path = []
-        node = e
-        while True:
-            if safe(node, defs=defs):
-                return None                 # (reached only at the top: nothing fails)
-            t = type(node)
-            kids = (node.left, node.right) if t in (ir.BinOp, ir.Compare) else (node.card,) if t is ir.CardField \
-                else (node.operand,) if t in (ir.Neg,) else ()
-            if t in (ir.BoolOp, ir.Cond, ir.Not):
-                return None                 # what follows its first part may not be computed (and `not` is a test)
-            unsafe = [k for k in kids if not safe(k, defs=defs)]
-            path.append(node)
-            if not unsafe:
-                break                       # it fails itself, its parts cannot
-            node = unsafe[0]                # the first part computed that can fail (the parts before it cannot)
-        for part in path:                   # the largest part around it that reads none of the loop's locals
-            if not (self.x.local_reads(part) & bound):
-                return part if self.changes_nothing(part) else None
-        return None
-
-    def changes_nothing(self, e) -> bool:
-        """Is computing `e` once the same as computing it at every element: no `random` drawn, no card
-        made, no step spent (a comprehension's inner `for`), no def that does any of these?"""
-        return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
-                       or (isinstance(n, ir.Comprehension) and len(n.fors) > 1)
-                       or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(e))
 
     def list_loop(self, e, out, ind, span, into=None, kept=None):
         """A comprehension that a statement computes whole, as a loop filling a Python list: its name
         (`into`, or a fresh one), the lines in `out`; None when `e` is no comprehension of one `for`
         (or one that gives every element as it is). `kept`: the source kept for each element instead
         of the element (a choice's option ids: RuleGen)."""
-        c = self.single_for(e) if self.LOOPS else None
+        c = self.single_for(e) if self.options.loops else None
         if c is None or (c.fors[0].cond is None and isinstance(c.element, ir.Local) and c.element.slot == c.fors[0].slot):
             return None
         name = into or self.ns.fresh("_t")
@@ -128,7 +81,7 @@ class LoopGen:
         """The source of a value a statement computes whole and first (a `let`'s, a def's result):
         a comprehension of one `for` (a tuple of a list_loop), `max`/`min … by` (a loop with no key
         function called), a conditional value of such values, lines written to `out` first."""
-        if not self.LOOPS:
+        if not self.options.loops:
             return self.x.src(e)
         built = self.list_loop(e, out, ind, span)
         if built is not None:
@@ -291,15 +244,15 @@ class LoopGen:
         by lines written to `out` first (a loop that stops at the deciding element), its truth a name.
         The lines carry `span`, the one of the line that tests the condition without them (an `if`'s
         condition, a `while`, a `let`): a failure in them is reported where it was."""
-        if self.LOOPS and isinstance(cond, ir.BoolOp) and (self.loopable(cond.left) or self.loopable(cond.right)):
+        if self.options.loops and isinstance(cond, ir.BoolOp) and (self.loopable(cond.left) or self.loopable(cond.right)):
             return self.bool_lines(cond, out, ind, span, self.cond_loop)
         call = cond.operand if isinstance(cond, ir.Not) else cond
-        c = self.single_for(call.args[0]) if self.LOOPS and isinstance(call, ir.BuiltinCall) and call.name in ("any", "all") \
+        c = self.single_for(call.args[0]) if self.options.loops and isinstance(call, ir.BuiltinCall) and call.name in ("any", "all") \
             and len(call.args) == 1 else None
         if c is None:
-            if self.LOOPS and isinstance(cond, ir.Not) and self.loopable(cond.operand):
+            if self.options.loops and isinstance(cond, ir.Not) and self.loopable(cond.operand):
                 return f"(not {self.cond_loop(cond.operand, out, ind, span)})"
-            if self.LOOPS and self.loopable(cond) and not isinstance(cond, ir.Not):
+            if self.options.loops and self.loopable(cond) and not isinstance(cond, ir.Not):
                 return self.value_lines(cond, out, ind, span)
             return self.x.test(cond)
         found = call.name == "any"          # what an element that decides makes of the whole

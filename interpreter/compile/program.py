@@ -195,6 +195,7 @@ class Program:
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
     warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked
+    fast: object = None        # () -> this game compiled for the fast path (engine.playout), made when first asked
     later: object = None       # () -> (scenarios, table sheet, player sheet), compiled when one is first read (Compiler.compile)
     outcome: Outcome | None = None   # `outcome …`, or None: every seat plays for itself (or its team)
 

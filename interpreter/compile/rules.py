@@ -31,6 +31,7 @@ from __future__ import annotations
 from ..check import ir
 from ..check import types as T
 from ..check.shown import reads_hidden, skip_reveals
+from ..runtime.errors import STEP_BUDGET
 from .codegen import TICK
 from .inline import SLOT_FIELDS
 from .program import ChoiceInfo
@@ -52,6 +53,14 @@ def _group_size(blocks: int) -> int:
     its own and one per block before it in its group, not one per block before it; the last group
     needs no test of its own."""
     return 0 if blocks <= 8 else max(2, round(blocks ** 0.5))
+
+
+def _shift(values):
+    """c where every value is its position + c (whole numbers in a row, no bools), else None."""
+    if not len(values) or type(values[0]) is not int:
+        return None
+    c = values[0]
+    return c if all(type(v) is int and v == k + c for k, v in enumerate(values)) else None
 
 
 def _choices_in_order(body):
@@ -102,8 +111,14 @@ class _Goto:
 class RuleGen(StatementGen):
     """Generates every rule's function into the namespace; choices are numbered as they are met."""
 
-    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False, inlined=None):
+    def __init__(self, prog, layout, ns, exprs, has_anytime: bool, watched: bool = False, inlined=None,
+                 fast: bool = False):
         super().__init__(prog, layout, ns, exprs)
+        # the fast path's twin (engine.playout): every rule's function takes the playout's `choose`,
+        # which a choice calls where it would wait (ask_fast); a game with `anytime` options is not
+        # played on it, and waits as it does on the resumable path
+        self.fast = fast
+        self.choose = ", choose" if fast else ""
         # rules written into their only caller (compile.inline): their choices keep their numbers
         self.origin = inlined.origin if inlined is not None else {}
         self.inline_chain = inlined.chain if inlined is not None else {}
@@ -160,7 +175,6 @@ class RuleGen(StatementGen):
         self.loops: list[tuple] = []      # slots the heads of the enclosing loops read
         self.resume: dict = {}            # resume pc -> the locals it needs from the frame
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
-        self.asks_in_loop = False         # does a choice of this rule stand in one of its loops?
         self.chosen: dict = {}            # choice index -> the local its chosen value goes to
         self.asking: dict = {}            # choice index -> the block that asks it
         if rule.where is not None:
@@ -173,6 +187,8 @@ class RuleGen(StatementGen):
         loads[0] = loads.get(0, set()) | set(range(rule.params))
         first = self.resumed_only(loads)
         self.rest = self.rest_lines(first)
+        self.rest_size = len(self.rest) if not self.fast else sum(
+            1 + len(self.block_lines(k, 0, None)) for k in range(len(self.blocks)) if k not in first)
         # where the machine resumes the rule, or a caller starts it, a function entered at that block
         # (an option's block: ChoiceInfo.body); the rule's own function is entered at the others
         mine = [info for info in self.choices if info.index in self.chosen]
@@ -195,13 +211,12 @@ class RuleGen(StatementGen):
             lines.append((ind, f"{'if' if pc == entries[0][0] else 'elif'} pc == {pc}:", rule.span))
             lines += [(ind + 1, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
-        # a rule that asks in a loop resumes more often than it starts: its start is tested last
-        for k in sorted(first, key=lambda k: (k == 0 and self.asks_in_loop, k)):
+        for k in sorted(first):
             lines.append((2, f"if pc == {k}:", self.block_spans[k]))
             lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
             lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())) | {("pc", k)})
         lines += self.rest
-        fn = self.ns.define(name, f"def {name}(m, fr):", lines, rule.label, rule.span)
+        fn = self.ns.define(name, f"def {name}(m, fr{self.choose}):", lines, rule.label, rule.span)
         table = tuple(entered.get(pc) or fn for pc in range(len(self.blocks)))
         self.tables[rule.key] = table
         self.ns.bind(f"S{self.index[rule.key]}", table[0])     # what a caller calls (flat_CallRule)
@@ -221,10 +236,11 @@ class RuleGen(StatementGen):
                 if i % group == 0:
                     lines.append((2, f"if pc <= {rest[i + group - 1]}:", self.block_spans[k]))
             lines.append((base, f"if pc == {k}:", self.block_spans[k]))
-            lines += self.block_lines(k, base + 1, None)
+            # on the fast path the whole game runs round this loop: a jump to a small block is its
+            # lines copied in place there too, and only a jump back goes round the loop
+            lines += self.block_lines(k, base + 1, (k,) if self.fast else None, at=k if self.fast else None)
         return lines
 
-    BODIES = True               # (benchmarks compare with and without)
     BODY_LOOP_LINES = 150       # a body that goes round the dispatch loop has the rule's other blocks, up to this many lines
 
     def body_function(self, info, slot):
@@ -234,20 +250,19 @@ class RuleGen(StatementGen):
         the small blocks it runs on into copied in (block_lines); where it jumps on to others, they
         follow in a dispatch loop, unless there are more than BODY_LOOP_LINES lines of them: None then
         (the machine resumes the rule at body_pc)."""
-        if not self.BODIES:
+        if not self.options.bodies:
             return None
         k = info.body_pc
         # (the frame still stands at the choice's ask: the machine called this instead of resuming it)
         return self.entry_function(k, frozenset(self.resume[k] - {slot}) | {("pc", self.asking[info.index])}, slot, info.span)
 
-    ENTRIES = True              # (benchmarks compare with and without)
 
     def entry_function(self, k, clean, slot, span):
         """`def B12(m, fr):` entered at block k, loading the locals `clean` (and with `slot`, taking
         the local as its third parameter): the block and the small blocks it runs on into, copied in
         (block_lines); where that path jumps on to others, they follow in a dispatch loop of its own,
         unless there are more than BODY_LOOP_LINES lines of them: None then."""
-        if not self.ENTRIES and slot is None:
+        if not self.options.entries and slot is None:
             return None
         lines = [(1, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(j for j in clean if type(j) is int)]
         path = self.block_lines(k, 1, (k,), clean)
@@ -255,22 +270,20 @@ class RuleGen(StatementGen):
             # it jumps on to blocks not copied: the rule's blocks that are not entered only on
             # resuming follow (no jump lands on those), in a loop entered at pc -1, which no jump
             # names: the path, whose stores rely on what was loaded, runs once
-            if len(self.rest) > self.BODY_LOOP_LINES:
+            if self.rest_size > self.BODY_LOOP_LINES:
                 return None
             lines += [(1, "pc = -1", span), (1, "while True:", span), (2, "if pc == -1:", span)]
             lines += self.block_lines(k, 3, (k,), clean) + self.rest
         else:
             lines += path
         name = self.ns.fresh("B")
-        params = "m, fr" + (f", v{slot}" if slot is not None else "")
+        params = "m, fr" + (f", v{slot}" if slot is not None else "") + self.choose
         return self.ns.define(name, f"def {name}({params}):", lines, self.rule.label, span)
 
-    CHECK_CLEAN = False         # tests/test_compiled_paths.py: check each store left out instead
-    START_FIRST = True          # (benchmarks compare with and without)
     INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
     INLINED_LINES = 16          # ... each of at most this many lines
 
-    def block_lines(self, k, ind0, path, clean=frozenset()):
+    def block_lines(self, k, ind0, path, clean=frozenset(), at=None):
         """Block k's lines at indentation `ind0`, its jumps set pc. Along a path that starts at a block
         entered only on resuming (`path`: the blocks copied so far), a jump to a small block is that
         block's lines copied in its place, so that a decision runs on to the next one (the rest of its
@@ -286,7 +299,7 @@ class RuleGen(StatementGen):
         for ind, text, span in block:
             if isinstance(text, _Store):
                 if text.slot in clean:
-                    if not self.CHECK_CLEAN:
+                    if not self.options.check_clean:
                         continue
                     # (a test compiles the games so: a store left out must store nothing new)
                     test = text.text.replace(" = ", " != " if type(text.slot) is tuple else " is not ")
@@ -296,9 +309,12 @@ class RuleGen(StatementGen):
             elif isinstance(text, _Goto):
                 target = self.target(text)
                 if path is not None and self.copied(target, path):
-                    out += self.block_lines(target, ind0 + ind, path + (target,), clean)
+                    out += self.block_lines(target, ind0 + ind, path + (target,), clean, at)
                     continue
-                back = path is not None or target <= k or text.always
+                if at is not None:      # in the dispatch loop, at block `at`: a jump forward falls through
+                    back = target <= at or text.always
+                else:
+                    back = path is not None or target <= k or text.always
                 text = f"pc = {target}" + ("; continue" if back else "")
             out.append((ind0 + ind, text, span))
         return out
@@ -319,10 +335,7 @@ class RuleGen(StatementGen):
         they sit in the loop changes nothing else, as nothing falls into them. (A jump out of one of
         them that is nested in other code goes round the loop, so the lines after it are skipped.)"""
         landed = {self.target(text) for block in self.blocks for _ind, text, _span in block if isinstance(text, _Goto)}
-        first = {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
-        if self.START_FIRST and 0 not in landed:
-            first.add(0)        # where the rule starts, tested first too: a start runs on as a decision does
-        return first
+        return {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
 
     def target(self, goto) -> int:
         """Where a jump lands, past blocks that only jump on (a jump to a jump goes straight on)."""
@@ -413,7 +426,7 @@ class RuleGen(StatementGen):
         self.line(f"_f = [{frame}]", s.span, ind)
         self.line("m.stack.append(_f)", s.span, ind)
         after = len(self.blocks)          # the block after this call
-        self.line(f"if S{self.index[s.rule]}(m, _f):", s.span, ind)     # its start (resumable)
+        self.line(f"if S{self.index[s.rule]}(m, _f{self.choose}):", s.span, ind)     # its start (resumable)
         self.waiting(after, s.span, ind + 1)
         self.line("m.stack.pop()", s.span, ind)
         self.new_block(s.span)
@@ -428,7 +441,7 @@ class RuleGen(StatementGen):
             pad = self.frame_size(h) - len(args)
             self.line(f"m.stack.append([{self.index[h]}, 0, *_e{', None' * pad}])", s.span)
         after = len(self.blocks)
-        self.line("if rt_drive(m, _b):", s.span)
+        self.line("if rt_drive_fast(m, _b, FAST_ENTRIES, choose):" if self.fast else "if rt_drive(m, _b):", s.span)
         self.waiting(after, s.span, 1)
         self.new_block(s.span)
 
@@ -517,7 +530,6 @@ class RuleGen(StatementGen):
         self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
     def flat_Choose(self, s):
-        self.asks_in_loop = self.asks_in_loop or bool(self.loops)
         x = self.x
         elem = s.elem
         size, position, values = self.layout.universe(elem, s.domain)
@@ -556,12 +568,20 @@ class RuleGen(StatementGen):
         # asked even when only the pass is left, so that whether she could act is not revealed.
         always = s.may and reads_hidden(self.prog, (s.domain, s.where))
         fixed = self.constant_options(s) if s.where is None else None
+        reveals = skip_reveals(self.prog, s)
+        if reveals == "domain":
+            reveals = [f"rt_no_option(m, {x.src(s.chooser)})"]
+        elif reveals == "where":
+            reveals = [f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})"]
+        else:
+            reveals = []
+        fast = self.fast and not self.has_anytime
         if fixed is not None:
             # the same options every time: their ids are a constant
             fixed = tuple(dict.fromkeys(fixed))
             ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
-            self.line(f"if {'True' if fixed or always else 'False'}:", s.span)
-            self.line(f"_ids = {self.ns.const(ids)}", s.span, 1)
+            ia = self.asked_if('True' if fixed or always else 'False', s.span, fast, reveals, skip)
+            self.line(f"_ids = {self.ns.const(ids)}", s.span, ia)
         else:
             # the decision waits on the options' ids alone: the machine finds the value of an id among the
             # universe's values (ChoiceInfo.values), so the values found are not kept apart
@@ -570,14 +590,14 @@ class RuleGen(StatementGen):
             unique = self.distinct(s.domain)
             formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
             options = "_xs"
-            if s.where is not None and self.LOOPS and unique:
+            if s.where is not None and self.options.loops and unique:
                 self.wrote((s.slot,))        # the ids are found by a loop over the choice's own local
                 kept = f"v{s.slot}" if formula is None else formula.format(x=f"v{s.slot}")
                 self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
                                                 (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
                                self.blocks[-1], 0, s.span, into="_ids", kept=kept)
                 options, formula = "_ids", None
-            elif s.where is not None and not self.LOOPS:
+            elif s.where is not None and not self.options.loops:
                 self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
             elif s.where is not None:
                 self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
@@ -591,30 +611,30 @@ class RuleGen(StatementGen):
                 self.line(f"_xs = tuple({seq})", s.span)
             if not unique:      # a list may repeat a value: offer it once (a set is quicker to make than a dict)
                 self.line("if len(set(_xs)) < len(_xs): _xs = tuple(dict.fromkeys(_xs))", s.span)
-            self.line("if True:" if always else f"if {options}:", s.span)
+            ia = self.asked_if("True" if always else options, s.span, fast, reveals, skip)
             passing = f" + ({info.offset + size},)" if s.may else ""
             if formula is None:          # the ids are the values themselves, or were found with them
-                self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, 1)
-            elif self.LOOPS:
-                self.line("_ids = []", s.span, 1)
-                self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, 1)
-                self.line(f"_ids = tuple(_ids){passing}", s.span, 1)
+                self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, ia)
+            elif self.options.loops:
+                self.line("_ids = []", s.span, ia)
+                self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, ia)
+                self.line(f"_ids = tuple(_ids){passing}", s.span, ia)
             else:
-                self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, 1)
+                self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, ia)
         who = x.src(s.chooser)
         if self.has_anytime or not isinstance(who, Atom):
-            self.line(f"_who = {who}", s.span, 1)
+            self.line(f"_who = {who}", s.span, ia)
             who = "_who"
         if self.has_anytime:
             self.line("_ids = _ids + tuple([i for i, offered in ANYTIME if offered(m, _who)])", s.span, 1)
-        self.line(f"m.pending = ({info.index}, {who}, _ids)", s.span, 1)
-        self.waiting(ask, s.span, 1, also=(s,))
-        reveals = skip_reveals(self.prog, s)
-        if reveals == "domain":
-            self.line(f"rt_no_option(m, {x.src(s.chooser)})", s.span)
-        elif reveals == "where":
-            self.line(f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})", s.span)
-        self.goto(skip, s.span)
+        if fast:
+            self.ask_fast(info, s, who, ask, skip, values)
+        else:
+            self.line(f"m.pending = ({info.index}, {who}, _ids)", s.span, 1)
+            self.waiting(ask, s.span, 1, also=(s,))
+            for text in reveals:
+                self.line(text, s.span)
+            self.goto(skip, s.span)
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
         first = s.body[0] if s.body else None
         if isinstance(first, ir.Move) and isinstance(first.what, ir.Local) and first.what.slot == s.slot \
@@ -633,6 +653,44 @@ class RuleGen(StatementGen):
         self.resume[info.body_pc] = self.resume.get(info.body_pc, set()) | self.resume[ask] | {s.slot}
         if s.may:
             self.resume[info.else_pc] = self.resume.get(info.else_pc, set()) | self.resume[ask]
+
+    def asked_if(self, options: str, span, fast: bool, reveals: list, skip) -> int:
+        """The test that a choice has options; returns the indentation of the lines that ask it. On
+        the resumable path they stand under `if options:` (the rule waits there; the lines after it
+        are the case of none); on the fast path the case of none comes first and jumps past the
+        option's block, so that asking runs straight on into it."""
+        if not fast:
+            self.line(f"if {options}:", span)
+            return 1
+        if options != "True":
+            self.line(f"if not {options}:", span)
+            for text in reveals:
+                self.line(text, span, 1)
+            self.line(_Goto(skip, always=True), span, 1)
+        return 0
+
+    def ask_fast(self, info, s, who, ask, skip, values):
+        """A choice on the fast path (engine.playout): `choose` is called where the rule would wait,
+        and the chosen option's block follows (the rule's locals stay in Python locals); the option's
+        value is the universe's at the id's position, as machine.decide finds it. Where `choose` says
+        None (the playout's last decision is taken) the rule waits, as on the resumable path."""
+        span = s.span
+        self.line(f"_a = choose(m, {who}, _ids)", span)
+        self.line("if _a is None:", span)
+        self.line(f"m.pending = ({info.index}, {who}, _ids)", span, 1)
+        self.waiting(ask, span, 1, also=(s,))
+        self.line("m.decisions += 1", span)
+        self.line(f"m.ticks = {STEP_BUDGET}", span)
+        if s.may:
+            self.line(f"if _a == {info.offset + info.size}:", span)
+            self.line(_Goto(skip, always=True), span, 1)
+        self.wrote((s.slot,))
+        shift = _shift(values)
+        if shift is not None:           # the values are numbers in a row (cards of a type, a range): no look-up
+            shift -= info.offset
+            self.line(f"v{s.slot} = _a{f' + {shift}' if shift > 0 else f' - {-shift}' if shift < 0 else ''}", span)
+        else:
+            self.line(f"v{s.slot} = {self.ns.const(values)}[_a - {info.offset}]", span)
 
     def distinct(self, e, depth: int = 0, own: bool = True) -> bool:
         """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,

@@ -92,6 +92,7 @@ class StatementGen(LoopGen):
         self.layout = layout
         self.ns = ns
         self.x = exprs
+        self.options = exprs.options    # the optimisations to make (compile.options)
         exprs.statements = self
         self.waits = analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
@@ -123,7 +124,7 @@ class StatementGen(LoopGen):
         self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
         i = self.index[rule.key]
         args = "".join(f", fr[{self.frames[rule.key][k]}]" for k in range(rule.params))
-        entry = self.ns.define(f"F{i}", f"def F{i}(m, fr):",
+        entry = self.ns.define(f"F{i}", f"def F{i}(m, fr{', choose' if getattr(self, 'fast', False) else ''}):",
                                [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
         return entry, [rule.span]
 
@@ -299,7 +300,7 @@ class StatementGen(LoopGen):
                 out.append((ind, f"{put}; m.where[{card}] = {to}", s.span))
                 return
             out.append((ind, f"_s = m.where[{card}]", s.span))
-            if self.TOP_FIRST:     # the card is likely a deck's top (drawn): list.remove would look at every card first
+            if self.options.top_first:     # the card is likely a deck's top (drawn): list.remove would look at every card first
                 out.append((ind, "if _s >= 0:", s.span))
                 out.append((ind + 1, f"_o = m.zones[_s]; _o.pop() if _o[-1] == {card} else _o.remove({card})", s.span))
             else:
@@ -357,7 +358,7 @@ class StatementGen(LoopGen):
 
     def needs_lines(self, cond) -> bool:
         """Is this condition computed by lines of its own before it is tested (cond_loop)?"""
-        if not self.LOOPS:
+        if not self.options.loops:
             return False
         if isinstance(cond, ir.BoolOp):
             return self.loopable(cond.left) or self.loopable(cond.right)
@@ -401,8 +402,6 @@ class StatementGen(LoopGen):
         self.nat_loop_body(s.body, out, ind + 1, s.span)
         self.forget_rows(rows)
 
-    ROWS = True         # (tests compare with and without)
-    TOP_FIRST = True    # off: a card moved from wherever it is is looked for from its zone's bottom
 
     def rows_before(self, parts, out, ind, span, own=frozenset()) -> list:
         """In a loop of Python statements, a table's row (`p.grown` in `p.grown[c] += 1`) whose owner
@@ -411,7 +410,7 @@ class StatementGen(LoopGen):
         state's copy has rows of its own — so the row read before the loop stays the row, whatever
         the loop and the rules it calls do. `own`: the locals the loop itself binds (a `for`'s). Returns
         the nodes named (to forget after the loop)."""
-        if not self.ROWS:
+        if not self.options.rows:
             return []
         # the locals the loop may change: assigned, or bound by a statement or a comprehension in it
         bound = set(own) | assigned((parts,)) | {getattr(n, f) for n in ir.walk(parts) for f in SLOT_FIELDS.get(type(n), ())

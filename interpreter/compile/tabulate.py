@@ -19,7 +19,6 @@ import itertools
 from ..check import ir
 from ..check import types as T
 from ..runtime.errors import RuleFailure
-from ..runtime.helpers import rt_Fails
 from .codecache import MISSING
 from .written import Lookup, own_operations
 
@@ -47,7 +46,6 @@ class Tabulator:
         self.keep: list = []           # the nodes in `facts` stay alive, so their ids stay theirs
         self.by_source: dict = {}      # (source, its locals' types, then) -> the table made for it
         self.universes: dict = {}      # type -> universe()
-        self.truths: dict = {}         # a table's look-up -> the look-up of its table of truths, or what makes it (truth)
         self.off = 0                   # > 0 while a formula is written that runs only where a table does not hold
 
     def locals_read(self, e):
@@ -176,30 +174,9 @@ class Tabulator:
         keys = tuple(keys)
         table = Lookup(gen.const(values), keys)
         if guarded is not None:
-            i, holds = guarded[:2]
+            i, holds = guarded
             guard = Lookup(gen.const(holds), keys[i:i + 1])
-            if len(guarded) > 2:
-                self.truths[table] = (universes, values, guarded[2], keys)      # made when first asked (truth)
         return table, guard
-
-    def truth(self, table):
-        """For a table that holds only where its guard says (`K9[v2] if K8[v2] else …`) and whose values are
-        true or false: the same look-up in a table whose other cells hold an rt_Fails, which fails when its
-        truth is read, so that where only the truth counts (ExprGen.test) no guard is read; None if none."""
-        known = self.truths.get(table[0]) if table[1] is not None else None
-        if type(known) is tuple:
-            universes, values, failures, keys = known
-            failing = dict(failures)
-
-            def level(k, prefix, node):
-                out = list(node)
-                for x in universes[k]:
-                    key = prefix + (x,)
-                    out[x] = level(k + 1, key, node[x]) if k + 1 < len(universes) else \
-                        (rt_Fails(failing[key]) if key in failing else node[x])
-                return tuple(out)
-            known = self.truths[table[0]] = Lookup(self.gen.const(level(0, (), values)), keys)
-        return known
 
     def cells(self, e, source, vars_, then, universes, ops):
         """The table's values as nested tuples, and (the local, the tuple saying where it holds) when it
@@ -210,13 +187,12 @@ class Tabulator:
         from .layout import ConstantState, NeedsGame
         m = ConstantState(gen.layout)     # `m` names a card in a cast's error; any use of the game fails
         fn = gen.ns.function(", ".join(["m"] + vars_), source, "table", getattr(e, "span", None))
-        cells, failures = {}, {}
+        cells = {}
         for key in itertools.product(*universes):
             try:
                 value = fn(m, *key)
-            except RuleFailure as failure:
+            except RuleFailure:
                 cells[key] = _FAILS
-                failures[key] = tuple(str(a) for a in failure.args)
                 continue
             except (NeedsGame, Exception):     # noqa: BLE001 - it needs the game, or it is not a value: a formula
                 return None
@@ -237,8 +213,6 @@ class Tabulator:
             if len(holds[i]) * 2 < len(universes[i]) or ops < 4:
                 return None
             guarded = (i, self.nested((universes[i],), {(x,): x in holds[i] for x in universes[i]}))
-            if all(type(v) is bool for v in cells.values() if v is not _FAILS):     # a truth: where it fails, why
-                guarded += (tuple(failures.items()),)
         return self.nested(universes, cells), guarded
 
     @staticmethod

@@ -1,7 +1,6 @@
 """What the code generator knows of the source it has written, kept beside the text.
 
-Some decisions depend on what a part's source turned out to be: is it a table's look-up whose
-row can be read before a loop (ExprGen.hoisted)? is it one name or number, to be used as it is
+Some decisions depend on what a part's source turned out to be: is it a table's look-up? is it one name or number, to be used as it is
 rather than given a name of its own (StatementGen.once)? does it call nothing, so that writing it
 twice costs little (ExprGen.cheap)? how many operations does a part compute, once its own parts
 became tables — is it still worth a table (Tabulator.make)? The generator knows as it writes, so

@@ -12,11 +12,9 @@ import attrs
 
 from ..runtime import rng
 from ..runtime.helpers import rt_drive
-from ..runtime.errors import InternalError, RuleFailure, RulesRuntimeError, StepBudgetSpent
+from ..runtime.errors import STEP_BUDGET, InternalError, RuleFailure, RulesRuntimeError, StepBudgetSpent
 from . import outcomes
 from .state import State
-
-STEP_BUDGET = 2_000_000
 
 
 class IllegalDecision(Exception):

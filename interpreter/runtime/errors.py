@@ -21,6 +21,9 @@ class RulesRuntimeError(Exception):
         super().__init__(text)
 
 
+STEP_BUDGET = 2_000_000     # steps the rules may run between two decisions (State.ticks counts them down)
+
+
 class StepBudgetSpent(Exception):
     """Raised when the rules run too long without a decision (a loop's back edge checks it)."""
 

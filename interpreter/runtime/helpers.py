@@ -454,23 +454,6 @@ def rt_told(m, who, team: bool):
 rt_UNSET = object()     # a value computed ahead that failed: computed again where it is used (expressions.py)
 
 
-class rt_Fails:
-    """A cell of a table of truths made at load (compile/tabulate.py) where computing the part fails: read
-    where only its truth counts, it fails as the part would have, with the same sentence."""
-    __slots__ = ("args",)
-
-    def __init__(self, args):
-        self.args = args
-
-    def __bool__(self):
-        raise RuleFailure(*self.args)
-
-    def __eq__(self, other):          # the same table made twice (a load, the next from the code cache) is equal
-        return type(other) is rt_Fails and other.args == self.args
-
-    def __hash__(self):
-        return hash(self.args)
-
 HELPERS = {name: fn for name, fn in globals().items() if name.startswith("rt_")}
 
 
@@ -490,3 +473,17 @@ def rt_drive(m, base):
 
 
 HELPERS["rt_drive"] = rt_drive
+
+
+def rt_drive_fast(m, base, entries, choose):
+    """rt_drive on the fast path (engine.playout): the frames' functions take the playout's `choose`."""
+    stack = m.stack
+    while len(stack) > base:
+        fr = stack[-1]
+        if entries[fr[0]][fr[1]](m, fr, choose):
+            return True
+        stack.pop()
+    return False
+
+
+HELPERS["rt_drive_fast"] = rt_drive_fast

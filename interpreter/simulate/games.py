@@ -18,7 +18,7 @@ from ..agents.search import side_of
 from ..agents.seat import act
 from ..engine import machine
 from ..engine.limits import decision_limit, past_limit
-from ..engine.playout import playout
+from ..engine.playout import playout, reference_playout
 from ..engine.session import Session, Table
 from ..engine.whereabouts import Whereabouts
 from ..runtime.errors import RulesRuntimeError
@@ -165,8 +165,9 @@ class Standings:
 
 
 def play(job: Job) -> GameResult:
-    """One game of a batch, played through engine.playout: agents that decide from the legal ids alone
-    (random, first: their `pick`) are called directly; any other is handed its seat (agents.seat.act)."""
+    """One game of a batch: agents that decide from the legal ids alone (random, first: their `pick`) are
+    called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
+    on the resumable path, since it copies the game to think."""
     program = _program(job.path)
     seed = game_seed(job.seed, job.index)
     values = _options(program, job.path, job.settings)
@@ -210,7 +211,9 @@ def play(job: Job) -> GameResult:
     try:
         state = machine.new_game(program, job.players, values, seed)
         first = -1 if state.pending is None else state.pending[1]
-        playout(state, choose, limit)
+        # agents that think copy the state while they choose: the fast path's frames are not the game's
+        # then (engine/playout.py), so they are asked on the resumable path
+        (playout if all(picks) else reference_playout)(state, choose, limit)
     except RulesRuntimeError as e:
         # decide fails with no decision pending: the decision that failed is not counted as taken
         taken = 0 if state is None else state.decisions - (state.pending is None)
