@@ -74,6 +74,30 @@ def _game(path: Path, options: CompileOptions = DEFAULT):
     return program
 
 
+def generated_python(ref: str, fast: bool = False, options: CompileOptions = DEFAULT) -> str:
+    """The Python the rules compile to (`rulecraft show GAME --python`), as one module: the constants
+    the functions share, then each function, under a comment naming the rule it runs. With `fast`, the
+    twin the fast path plays (engine.playout). Compiled afresh, without the code cache."""
+    from .check.checkcache import check_game
+    path = game_path(ref)
+    diags: list = []
+    loaded = check_game(path, diags)
+    if loaded.program is None or any(d.severity == "error" for d in diags):
+        raise RulesError(diags, loaded.sources)
+    compiler = Compiler(loaded.program, diags, None, fast=fast, options=options, keep_source=True)
+    compiler.compile()
+    ns = compiler.ns
+    out = [f"# {display_path(path)}: the Python its rules compile to{' (the fast path' + chr(39) + 's twin)' if fast else ''}",
+           "# m is the game's State; K… are constants, rt_… the runtime's helpers (rulecraft.runtime.helpers)", ""]
+    for name in ns.const_names.values():
+        value = ns.env[name]
+        text = f"<function {getattr(value, '__qualname__', type(value).__name__)}>" if callable(value) else repr(value)
+        out.append(f"{name} = {text if len(text) <= 100 else text[:96] + ' …'}")
+    for filename, source in ns.sources:
+        out += ["", "", f"# {filename[1:-1]}", source.rstrip("\n")]
+    return "\n".join(out) + "\n"
+
+
 def _too_large(path: Path, diags: list, sources: dict, e: Exception) -> RulesError:
     """A last guard: rules so large or deep that Python cannot compile what we generate."""
     if not sources:

@@ -41,7 +41,8 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
-COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc")
+COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc", "show")
+MODULES = {"list": "listing", "show": "generated"}   # a command whose module has another name
 
 
 def agents_help() -> str:
@@ -93,6 +94,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if want("doc"):
         from .doc import add_parser as add_doc
         add_doc(sub, GAME_HELP)
+    if want("show"):
+        from .generated import add_parser as add_show
+        add_show(sub, GAME_HELP)
     for command in sub.choices.values():
         command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser
@@ -178,9 +182,9 @@ def _table_args(p) -> None:
 
 
 def _command(name: str):
-    """The function of one command, importing its module only (`listing` holds `list`)."""
+    """The function of one command, importing its module only (MODULES: where it is not the command's name)."""
     import importlib
-    module = importlib.import_module(f".{'listing' if name == 'list' else name}", __package__)
+    module = importlib.import_module(f".{MODULES.get(name, name)}", __package__)
     return getattr(module, f"cmd_{name}")
 
 

@@ -35,6 +35,7 @@ class Namespace:
         self.lines: dict = {}         # generated file name -> (rule label, span of each line)
         self.chains: dict = {}        # id(span) -> the rules it was written into (compile.inline)
         self.count = 0
+        self.sources: list | None = None   # (file name, source) of each function, when kept (`rulecraft show`)
 
     def const(self, value) -> str:
         """A name bound to `value` in the namespace: the same object gets the same name, and so does
@@ -62,6 +63,8 @@ class Namespace:
         source = head + "\n" + "".join("    " * ind + text + "\n" for ind, text, _span in lines)
         spans = [None, self.placed(span)] + [self.placed(s) for _ind, _text, s in lines]     # line 1 is the `def`
         self.lines[filename] = (label, spans)
+        if self.sources is not None:
+            self.sources.append((filename, source))
         exec(self.cache.compile(source, filename, "exec"), self.env)  # noqa: S102 - generated from the typed IR only
         return self.env[name]
 

@@ -24,12 +24,14 @@ from .statements import analyse_waiting
 
 class Compiler:
     def __init__(self, prog: ir.Program, diags, cache_key: str | None = None, watched: bool = False,
-                 fast: bool = False, options: CompileOptions = DEFAULT):
+                 fast: bool = False, options: CompileOptions = DEFAULT, keep_source: bool = False):
         self.prog = prog
         self.diags = diags
         self.watched = watched      # with the calls a scenario's `take "…":` needs (rules.RuleGen.option_block)
         self.fast = fast            # the fast path's twin: a choice calls `choose` (rules.RuleGen.ask_fast)
         self.ns = Namespace(cache_key, " fast" if fast else "")
+        if keep_source:               # `rulecraft show --python`: each function's source, in the order made
+            self.ns.sources = []
         self.layout = Layout(prog)
         self.options = options      # the optimisations to make (compile.options)
         self.x = ExprGen(prog, self.layout, self.ns, diags, options)

@@ -1,0 +1,26 @@
+"""`rulecraft show GAME --python`: the Python a game's rules compile to, as one module to read.
+
+What the compiler makes of each rule, def, label and score (loader.generated_python), with the
+constants its functions share. `--fast` shows the twin the fast path plays (engine.playout). The
+same rules give the same text: tests/codegen holds some of it, so a change in the generated code
+shows in review.
+"""
+from __future__ import annotations
+
+from . import common
+
+
+def add_parser(sub, game_help: str) -> None:
+    p = sub.add_parser("show", help="the Python a game's rules compile to", description=(
+        "Print the Python module the rules of GAME compile to: the constants its functions share, then each "
+        "function (a rule's blocks, its option labels, defs, scores) under a comment naming what it runs."))
+    p.add_argument("game", metavar="GAME", help=game_help)
+    p.add_argument("--python", action="store_true", help="the generated Python (the default, and for now the only view)")
+    p.add_argument("--fast", action="store_true", help="the twin compiled for the fast path of playouts")
+
+
+def cmd_show(args) -> int:
+    from ..loader import generated_python
+    common.load_program(args.game)            # bad rules: their diagnostics, as every command says them
+    print(generated_python(args.game, fast=args.fast), end="")
+    return 0
