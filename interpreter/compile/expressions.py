@@ -128,6 +128,7 @@ class ExprGen:
         self.subst_locals: dict = {}   # while a def is inlined: its parameters -> the locals its argument reads (None: state)
         self.local_types: dict = {}    # slot -> the type of that local of the function being generated
         self.tables = Tabulator(self)  # parts that depend on one card or enum value alone: tables made at load
+        self.elements: dict = {}       # slot -> the values a comprehension's local goes through, known at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
@@ -273,6 +274,41 @@ class ExprGen:
             chosen = scope
         return chosen
 
+    def going_through(self, slot: int, seq) -> object:
+        """While a comprehension's `for` (or a choice's options) is written: when what it goes through is
+        known at load (a Constant tuple), its local can hold those values only, and no statement can change
+        it inside an expression; reads of it then need no guard (`known_values`). Returns what to restore."""
+        before = self.elements.get(slot)
+        known = seq.value if isinstance(seq, Constant) and type(seq.value) is tuple else None
+        if known is None:
+            self.elements.pop(slot, None)
+        else:
+            self.elements[slot] = known
+        return before
+
+    def gone_through(self, slot: int, before) -> None:
+        if before is None:
+            self.elements.pop(slot, None)
+        else:
+            self.elements[slot] = before
+
+    def known_values(self, e):
+        """The values `e` can have, when the generator knows them all (a number; a local going through a
+        tuple known at load; an item of such a local at a fixed place), else None. Never inside a def
+        written in, whose locals are its own."""
+        if isinstance(e, ir.Const) and type(e.value) is int:
+            return (e.value,)
+        if self.subst is not None:
+            return None
+        if isinstance(e, ir.Local):
+            return self.elements.get(e.slot)
+        if isinstance(e, ir.Index) and isinstance(e.index, ir.Const) and type(e.index.value) is int:
+            rows = self.known_values(e.seq)
+            i = e.index.value
+            if rows and all(type(r) is tuple and -len(r) <= i < len(r) for r in rows):
+                return tuple(r[i] for r in rows)
+        return None
+
     def enter_loop(self, bound: set, statement: bool = False) -> "_Loop":
         scope = _Loop(bound, statement)
         self.loops.append(scope)
@@ -389,6 +425,9 @@ class ExprGen:
             return f"{table}[{self.const(positions)}[{key}]]"
         key = self.src(e.key)
         if e.key_kind == "range":
+            known = self.known_values(e.key)
+            if known and all(type(k) is int and e.lo <= k < e.lo + e.size for k in known):   # every key in range
+                return f"{table}[{key}]" if e.lo == 0 else f"{table}[{key} - {e.lo}]"
             return f"{table}[rt_slot({key}, {e.lo}, {e.size})]"
         return f"{table}[{key}]"
 
@@ -557,7 +596,8 @@ class ExprGen:
         if not self.worth_computing_first:
             return lines, names
         for name, count in self.def_uses(exprs).items():
-            if count < 2 or name in self.computed or name not in self.worth_computing_first or not self.pure(name):
+            if count < 2 or name in self.computed or name not in self.worth_computing_first or not self.pure(name) \
+                    or self.prog.defs[name].const:      # a const is a value already: nothing to compute first
                 continue
             body = self.plain_call(name)
             local = self.ns.fresh("_d")
@@ -782,6 +822,11 @@ class ExprGen:
 
     # ------------------------------------------------------------ operators
     def ex_Index(self, e):
+        if isinstance(e.index, ir.Const) and type(e.index.value) is int:
+            rows = self.known_values(e.seq)      # `l[1]` for l going through rows known at load, all long enough
+            i = e.index.value
+            if rows and all(type(r) is tuple and -len(r) <= i < len(r) for r in rows):
+                return f"{self.src(e.seq)}[{i}]"
         if isinstance(e.index, ir.Const):
             xs = self.seq(e.seq)
             known = xs.value if isinstance(xs, Constant) else None
@@ -1087,14 +1132,17 @@ class ExprGen:
         with self.unbinding():
             first = self.seq(e.fors[0].iterable)
         scope = self.enter_loop({f.slot for f in e.fors})
+        restore = []
         try:
             clauses = []
             for k, f in enumerate(e.fors):
                 if k:                   # inner ones: a product
                     with self.unbinding():
-                        seq = f"rt_spend(m, {self.seq(f.iterable)})"
+                        inner = self.seq(f.iterable)
+                    seq = f"rt_spend(m, {inner})"
                 else:
-                    seq = first
+                    seq = inner = first
+                restore.append((f.slot, self.going_through(f.slot, inner)))
                 clause = f"for v{f.slot} in {seq}"
                 if f.cond is not None:
                     clause += f" if {self.test(f.cond)}"
@@ -1102,16 +1150,20 @@ class ExprGen:
             element = self.test(e.element) if truth or filtered else self.src(e.element)
         finally:
             self.leave_loop(scope)
+            for slot, before in reversed(restore):
+                self.gone_through(slot, before)
         clauses = scope.clause() + " ".join(clauses)
         return f"0 {clauses} if {element}" if filtered else f"{element} {clauses}"
 
     def filtered(self, slot: int, seq: str, cond) -> str:
         """`[v for v in seq if cond]` (a choice's options), the parts of `cond` the same for each computed once."""
         scope = self.enter_loop({slot})
+        before = self.going_through(slot, seq)
         try:
             test = self.test(cond)
         finally:
             self.leave_loop(scope)
+            self.gone_through(slot, before)
         return f"[v{slot} {scope.clause()}for v{slot} in {seq} if {test}]"
 
     def ex_Comprehension(self, e):

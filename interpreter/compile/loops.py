@@ -49,12 +49,14 @@ class LoopGen:
         the parts computed once written first."""
         seq = self.x.seq(f.iterable)
         scope = self.x.enter_loop({f.slot}, statement=True)
+        before = self.x.going_through(f.slot, seq)
         body = []
         try:
             test = self.cond_loop(f.cond, body, ind + 1, span) if f.cond is not None else None
             element(test, body, ind + 1)
         finally:
             self.x.leave_loop(scope)
+            self.x.gone_through(f.slot, before)
         out += [(ind, f"{name} = {source}", span) for name, source in scope.parts]
         out.append((ind, f"for v{f.slot} in {seq}:", span))
         out += [(i, text, span) for i, text, *_ in body]

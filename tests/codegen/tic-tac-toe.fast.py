@@ -1,0 +1,482 @@
+# tests/codegen/tic-tac-toe.rules: the Python its rules compile to (the fast path's twin)
+# m is the game's State; K… are constants, rt_… the runtime's helpers (rulecraft.runtime.helpers)
+
+K0 = (0, 1, 2)
+K1 = (3, 4, 5)
+K2 = (6, 7, 8)
+K3 = (0, 3, 6)
+K4 = (1, 4, 7)
+K5 = (2, 5, 8)
+K6 = (0, 4, 8)
+K7 = (2, 4, 6)
+K8 = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+K9 = ((), (0,), (0, 1))
+K10 = ((), (0,), (0, 1))
+K11 = 'mark '
+K12 = <function Layout.formatter.<locals>.<lambda>>
+K13 = 'row '
+K14 = <function Layout.formatter.<locals>.<lambda>>
+K15 = ', column '
+K16 = <function Layout.formatter.<locals>.<lambda>>
+K17 = <function Layout.formatter.<locals>.<lambda>>
+K18 = <function Layout.formatter.<locals>.<lambda>>
+K19 = <function Layout.formatter.<locals>.<lambda>>
+K20 = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+K21 = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+K22 = <function Layout.formatter.<locals>.<lambda>>
+K23 = ' makes a line.'
+
+
+# rules list: E1 fast
+def E1(m):
+    return (0, 1, 2, )
+
+
+# rules list: E2 fast
+def E2(m):
+    return (3, 4, 5, )
+
+
+# rules list: E3 fast
+def E3(m):
+    return (6, 7, 8, )
+
+
+# rules list: E4 fast
+def E4(m):
+    return (0, 3, 6, )
+
+
+# rules list: E5 fast
+def E5(m):
+    return (1, 4, 7, )
+
+
+# rules list: E6 fast
+def E6(m):
+    return (2, 5, 8, )
+
+
+# rules list: E7 fast
+def E7(m):
+    return (0, 4, 8, )
+
+
+# rules list: E8 fast
+def E8(m):
+    return (2, 4, 6, )
+
+
+# rules list: E9 fast
+def E9(m):
+    return (K0, K1, K2, K3, K4, K5, K6, K7, )
+
+
+# rules const lines: E10 fast
+def E10(m):
+    return K8
+
+
+# rules var cell: E11 fast
+def E11(m):
+    return 0
+
+
+# rules var winner: E12 fast
+def E12(m):
+    return 0
+
+
+# rules rule play: L13 fast
+def L13(m, fr):
+    v0 = fr[2]
+    v2 = fr[4]
+    return "".join((K11, K12(m, ("".join((K13, K14(m, (((((v2)) // 3)) + (1))), K15, K16(m, (((((v2)) % 3)) + (1))),)))),))
+
+
+# rules rule play: S14 fast
+def S14(m, fr):
+    v0 = fr[2]
+    v2 = fr[4]
+    return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
+
+
+# rules rule play: B16 fast
+def B16(m, fr, v2, choose):
+    v0 = fr[2]
+    v1 = fr[3]
+    pc = -1
+    while True:
+        if pc == -1:
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 0:
+            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
+            v1 = 0
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2
+            else:
+                return False
+        if pc == 1:
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2
+            else:
+                return False
+        if pc == 2:
+            _ids = []
+            for v2 in K21:
+                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+            if not _ids:
+                v1 += 1
+                _a15 = False
+                for v3 in K8:
+                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                        _a15 = True
+                        break
+                if _a15:
+                    m.vars[1] = ((v0) + 1)
+                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                    if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                v0 = ((v0) + 1) % m.n
+                m.ticks -= 1
+                if m.ticks < 0: raise StepBudgetSpent()
+                if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                    pc = 2; continue
+                else:
+                    return False
+            _ids = tuple(_ids)
+            _a = choose(m, v0, _ids)
+            if _a is None:
+                m.pending = (0, v0, _ids)
+                fr[1] = 2
+                fr[2] = v0
+                fr[3] = v1
+                return True
+            m.decisions += 1
+            m.ticks = 2000000
+            v2 = _a
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 3:
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 4:
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 5:
+            return False
+
+
+# rules rule play: B17 fast
+def B17(m, fr, choose):
+    pc = -1
+    while True:
+        if pc == -1:
+            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
+            v1 = 0
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 0:
+            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
+            v1 = 0
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2
+            else:
+                return False
+        if pc == 1:
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2
+            else:
+                return False
+        if pc == 2:
+            _ids = []
+            for v2 in K21:
+                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+            if not _ids:
+                v1 += 1
+                _a15 = False
+                for v3 in K8:
+                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                        _a15 = True
+                        break
+                if _a15:
+                    m.vars[1] = ((v0) + 1)
+                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                    if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                v0 = ((v0) + 1) % m.n
+                m.ticks -= 1
+                if m.ticks < 0: raise StepBudgetSpent()
+                if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                    pc = 2; continue
+                else:
+                    return False
+            _ids = tuple(_ids)
+            _a = choose(m, v0, _ids)
+            if _a is None:
+                m.pending = (0, v0, _ids)
+                fr[1] = 2
+                fr[2] = v0
+                fr[3] = v1
+                return True
+            m.decisions += 1
+            m.ticks = 2000000
+            v2 = _a
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 3:
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 4:
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 5:
+            return False
+
+
+# rules rule play: W0 fast
+def W0(m, fr, choose):
+    pc = fr[1]
+    if pc == 2:
+        v0 = fr[2]
+        v1 = fr[3]
+    while True:
+        if pc == 0:
+            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
+            v1 = 0
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2
+            else:
+                return False
+        if pc == 1:
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2
+            else:
+                return False
+        if pc == 2:
+            _ids = []
+            for v2 in K21:
+                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+            if not _ids:
+                v1 += 1
+                _a15 = False
+                for v3 in K8:
+                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                        _a15 = True
+                        break
+                if _a15:
+                    m.vars[1] = ((v0) + 1)
+                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                    if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                v0 = ((v0) + 1) % m.n
+                m.ticks -= 1
+                if m.ticks < 0: raise StepBudgetSpent()
+                if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                    pc = 2; continue
+                else:
+                    return False
+            _ids = tuple(_ids)
+            _a = choose(m, v0, _ids)
+            if _a is None:
+                m.pending = (0, v0, _ids)
+                fr[1] = 2
+                fr[2] = v0
+                fr[3] = v1
+                return True
+            m.decisions += 1
+            m.ticks = 2000000
+            v2 = _a
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 3:
+            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
+            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 4:
+            v1 += 1
+            _a15 = False
+            for v3 in K8:
+                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
+                    _a15 = True
+                    break
+            if _a15:
+                m.vars[1] = ((v0) + 1)
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+            v0 = ((v0) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
+                pc = 2; continue
+            else:
+                return False
+        if pc == 5:
+            return False
+
+
+# rules score: E18 fast
+def E18(m, v0):
+    return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))
