@@ -48,3 +48,26 @@ def test_a_value_out_of_range_keeps_its_check_and_its_sentence(tmp_path, lines, 
     with pytest.raises(RulesRuntimeError, match=None) as failure:
         match.apply("mark 5")
     assert said in str(failure.value)
+
+
+def test_a_for_whose_local_is_assigned_keeps_its_checks(tmp_path):
+    path = tmp_path / "assigned.rules"
+    path.write_text('game "A"\nplayers 2\nvar t: Int by 0..8 = 0\nrule play:\n'
+                    '    for l in [[0, 1], [2, 3]]:\n        t[l[1]] = 1\n        l = [0, 20]\n        t[l[1] * l[0]] = 2\n'
+                    '        t[l[1]] = 3\n')
+    source = generated_python(str(path))
+    assert "rt_slot(" in source                                   # l is assigned in the body: nothing known of it
+    with pytest.raises(Exception) as failure:
+        rulecraft.load(str(path), players=2).new(seed=1)
+    assert "runtime error: 20 is outside the table's keys 0..8" in str(failure.value)     # not an internal error
+
+
+def test_a_for_over_rows_known_at_load_reads_and_multiplies_plainly(tmp_path):
+    path = tmp_path / "rows.rules"
+    path.write_text('game "R"\nplayers 2\nvar t: Int by 0..8 = 0\nrule play:\n'
+                    '    for d in [[0, 1], [1, 1], [2, -1]]:\n        for s in [1, -1]:\n'
+                    '            t[4 + s * d[1]] += d[0]\n')
+    source = generated_python(str(path))
+    assert "rt_mul" not in source and "rt_index(v" not in source
+    match = rulecraft.load(str(path), players=2).new(seed=1)
+    assert match.over and "3: 3, 4: 0, 5: 3" in match.view(1)["vars"]["t"]      # t[3] and t[5] got 0 + 1 + 2

@@ -998,7 +998,9 @@ class ExprGen:
             return f"rt_list(tuple({self.seq(e.left)}) + tuple({self.seq(e.right)}))"
         a, b = self.src(e.left), self.src(e.right)
         if op == "*" and not isinstance(e.left, ir.Const) and not isinstance(e.right, ir.Const):
-            return f"rt_mul({a}, {b})"
+            x, y = self.known_values(e.left), self.known_values(e.right)
+            if not (x and y and all(type(v) is int and abs(v) <= 1 << 24 for v in x + y)):    # small: no overflow
+                return f"rt_mul({a}, {b})"
         if op in ("+", "-", "*"):
             return f"(({a}) {op} ({b}))"
         constant = isinstance(e.right, ir.Const) and e.right.value != 0

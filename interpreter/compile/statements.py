@@ -368,6 +368,10 @@ class StatementGen(LoopGen):
         # A `for` goes through a fixed sequence, so it needs no step budget. A zone is copied
         # first (the body may move its cards); a list is already an immutable tuple.
         seq = self.x.seq(s.iterable)
+        # what it goes through, when known at load, is all its local holds in a body that never assigns it
+        assigned = any(type(n) is ir.Assign and type(n.place) is ir.Local and n.place.slot == s.slot
+                       for n in ir.walk(s.body))
+        before = self.x.going_through(s.slot, "" if assigned else seq)
         if isinstance(s.iterable.type, T.ZoneT):
             seq = f"tuple({seq})"
         temp = self.ns.fresh("_l")
@@ -375,7 +379,10 @@ class StatementGen(LoopGen):
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
         rows = self.rows_before(s.body, out, ind, s.span, {s.slot})
         out.append((ind, f"for v{s.slot} in {temp}:", s.span))
-        self.nat_loop_body(s.body, out, ind + 1, s.span)
+        try:
+            self.nat_loop_body(s.body, out, ind + 1, s.span)
+        finally:
+            self.x.gone_through(s.slot, before)
         self.forget_rows(rows)
 
     def nat_While(self, s, out, ind):
