@@ -223,3 +223,56 @@ def test_two_games_a_seat_cannot_tell_apart_give_it_the_same_information_state()
     twin.session.state = determinize.sample(match.session.state, seat - 1, random.Random(1))
     assert twin.session.state.zones != match.session.state.zones
     assert twin.information_state_tensor(seat) == match.information_state_tensor(seat)
+
+
+def _hand_segments(game) -> list[tuple[int, int]]:
+    """(offset, length) of each seat's hand in the observation tensor, seat 1 first."""
+    return [(offset, length) for name, offset, length in game.observation_layout() if name.startswith("zone hand")]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_player_is_given_its_own_view_not_the_movers(players):
+    """Issue 34: player p's observation tensor, information state tensor and string, and the observer's
+    tensor and string (both kinds) are what the API shows seat p+1, at decisions where p is not the one
+    to move as well as where it is; and they differ between players, whose hands differ: p's tensor
+    counts p's own cards in its own hand and nothing in the others' hands."""
+    from open_spiel.python.observation import make_observation
+    game = rcos.load_game("blackmore", players=players)
+    observers = {recall: make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+                 for recall in (False, True)}
+    state = game.new_initial_state()
+    rnd, checked, not_moving = random.Random(7), 0, 0
+    while not state.is_terminal() and checked < 6:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+            continue
+        match, mover = state._match, state.current_player()
+        hands = _hand_segments(match.game)
+        assert len(hands) == players
+        tensors = []
+        for p in range(players):
+            seat = p + 1
+            own = match.observation_tensor(seat)
+            assert state.observation_tensor(p) == pytest.approx(own)
+            assert state.information_state_tensor(p) == pytest.approx(match.information_state_tensor(seat))
+            assert state.information_state_string(p) == match.information_state_text(seat)
+            assert state.observation_string(p) == match.observation_text(seat)
+            observers[False].set_from(state, p)
+            assert list(observers[False].tensor) == pytest.approx(own)
+            assert observers[False].string_from(state, p) == match.observation_text(seat)
+            observers[True].set_from(state, p)
+            assert list(observers[True].tensor) == pytest.approx(match.information_state_tensor(seat))
+            assert observers[True].string_from(state, p) == match.information_state_text(seat)
+            # the seat's own hand as the API's view shows it, and no card of any other hand
+            in_hand = match.view(seat)["zones"]["hand"][match.session.state.names[p]]
+            for k, (offset, length) in enumerate(hands):
+                counted = sum(own[offset:offset + length])
+                assert counted == (len(in_hand) if k == p else 0), (p, k)
+            tensors.append(tuple(own))
+            not_moving += p != mover
+        assert len(set(tensors)) == players
+        assert len({state.information_state_string(p) for p in range(players)}) == players
+        checked += 1
+        state.apply_action(rnd.choice(state.legal_actions()))
+    assert checked == 6 and not_moving >= 6
