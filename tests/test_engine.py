@@ -214,7 +214,9 @@ def test_same_seed_same_game_different_seed_different_game(rules_file):
     def deal(seed):
         s = Session.start(program, "chips", 3, seed=seed)
         return tuple(tuple(cards_in(s.state, "hand", p)) for p in range(3))
-    assert deal(5) == deal(5)
+    # the deal of seed 5 as it has always been (runtime/rng.py's SplitMix64 and Fisher–Yates): a stored
+    # deal, not a second run, so a change of the draws fails here
+    assert deal(5) == (("Cups 1", "Coins 1"), ("Coins 3", "Cups 3"), ("Coins 2", "Cups 2"))
     # six chips in three hands: 720 deals; thirty seeds give (almost) all different ones
     assert len({deal(seed) for seed in range(30)}) >= 25
 

@@ -146,6 +146,8 @@ def test_the_same_seed_gives_the_same_run(capsys):
     args = ("test", ROOT / "examples" / "blackmore-no-refill.rules", "--explore", "4", "--seed", "11")
     first = run(capsys, *args)
     assert first == run(capsys, *args)
+    code, out, _ = first
+    assert code == 1 and "invariant 'full_hands' breaks" in out and "game seed " in out    # the same failure found
 
 
 # ------------------------------------------------------ failures of every kind, small games
