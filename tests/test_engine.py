@@ -554,3 +554,22 @@ def test_the_best_score_then_the_best_tiebreak_wins(rules_file, tiebreak, chosen
     assert result["tiebreaks"] == ([c[1] for c in chosen] if tiebreak else [0] * len(chosen))
     assert result["winners"] == winners
     assert list(get_var(s.state, "leading")) == winners          # the rules' own winners() agrees
+
+
+def test_an_invariant_that_cannot_be_evaluated_does_not_hold(rules_file):
+    """An invariant whose expression fails (a division by zero, an index past the end) is reported
+    as failing, never taken to hold (issue 34's mutation check: `ok = True` survived)."""
+    s = start(rules_file('''game "Broken invariants"
+players 2
+var zero: Int
+var xs: List[Int]
+rule play:
+    for p in players:
+        p chooses k in 1..2 as "take {k}":
+            zero = k - k
+invariant holds: zero == 0
+invariant divides: 10 / zero > 0
+invariant indexes: xs[3] == 1
+invariant false_one: zero == 1
+'''), 2)
+    assert machine.check_invariants(s.state) == ["divides", "indexes", "false_one"]

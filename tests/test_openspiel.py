@@ -276,3 +276,39 @@ def test_every_player_is_given_its_own_view_not_the_movers(players):
         checked += 1
         state.apply_action(rnd.choice(state.legal_actions()))
     assert checked == 6 and not_moving >= 6
+
+
+def test_a_draw_of_a_power_of_the_base_is_split_into_equal_blocks():
+    """16 values over a chance space of 4: four blocks of 4 (a bound of `<=` made one block of 16)."""
+    with pytest.raises(rcos._Stop) as stop:
+        rcos._Draws([], base=4).below(16)
+    assert stop.value.outcomes == [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+    assert rcos._Draws([3, 2], base=4).below(16) == 14
+    assert sorted(rcos._Draws([b, k], base=4).below(16) for b in range(4) for k in range(4)) == list(range(16))
+
+
+ENDLESS = '''game "Endless"
+players 2
+var turns: Int
+limit decisions 6
+rule play:
+    while true:
+        for p in players:
+            p chooses k in 1..2 as "step {k}":
+                turns += 1
+score p = turns
+'''
+
+
+def test_a_game_stopped_by_its_decision_limit_is_terminal_and_shared(tmp_path):
+    """Stopped by `limit decisions`, the game is terminal; a 'win' game's return is shared equally."""
+    path = tmp_path / "endless.rules"
+    path.write_text(ENDLESS)
+    state = rcos.load_game(str(path), players=2).new_initial_state()
+    taken = 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+        taken += 1
+    assert taken == 6 and not state._match.over
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL and state.legal_actions() == []
+    assert state.returns() == [0.5, 0.5]

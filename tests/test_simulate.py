@@ -223,3 +223,45 @@ def test_compare_flags_a_planted_difference_and_only_that():
         scores = row(metrics.compare(base, other), "seat 1 score")
         assert scores["significant"] is flag, (shift, scores)
         assert scores["difference"] == pytest.approx(shift)
+
+
+LEADS = '''game "Leads"
+players 2
+var pts: Int per player
+rule play:
+    for gain in [[1, 2], [2, 0]]:
+        for p in players:
+            p chooses k in 0..2 where k == gain[p.seat - 1] as "gain {k}":
+                p.pts += k
+score p = p.pts
+'''
+
+
+def test_a_game_is_measured_decision_by_decision(tmp_path):
+    """games.play's own measurements on a game whose scores go (1, 0), (1, 2), (3, 2), then (3, 2) at the
+    end: the leader is seat 1, seat 2, seat 1 (two changes; the first leader is no change); each
+    standing is 0.5 + 0.5 (own - rival) / (|own| + |rival| + 1); seat 1 wins having trailed once by
+    0.625 - 0.375."""
+    from rulecraft.simulate.games import Job, play
+    path = tmp_path / "leads.rules"
+    path.write_text(LEADS)
+    r = play(Job(str(path), 2, (), ("first", "first"), 0, 0))
+    assert (r.scores, r.winners, r.decisions, r.choices, r.options) == ((3, 2), (0,), 4, 0, 4)
+    assert r.lead_changes == 2
+    one = [0.75, 0.375, 0.5 + 0.5 / 6]
+    two = [0.25, 0.625, 0.5 - 0.5 / 6]
+    for got, track in zip(r.standing, (one, two)):
+        mean = sum(track) / 3
+        assert got == pytest.approx((min(track), max(track), mean, sum((x - mean) ** 2 for x in track) / 3))
+    assert r.trail == pytest.approx(0.625 - 0.375)
+    assert r.asked == (2, 2)
+
+
+def test_a_shared_result_splits_the_point_between_two_agents():
+    """a and b share game 1 (a at seat 1), b wins game 2 (b at seat 1): a scores 0.5 of 2 against b."""
+    from rulecraft.simulate import tournament
+    jobs = tournament.jobs("x", ["a", "b"], 2, (), 1, 0)
+    table = tournament.standings(["a", "b"], jobs, [result((0, 1), (1, 1)), result((0,))])
+    rows = {row["agent"]: row for row in table["agents"]}
+    assert rows["a"]["against"] == {"b": 0.25} and rows["b"]["against"] == {"a": 0.75}
+    assert rows["a"]["win_rate"] == pytest.approx(0.25) and rows["b"]["rating"] > rows["a"]["rating"]
