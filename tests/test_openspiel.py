@@ -233,23 +233,26 @@ def _hand_segments(game) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("players", [2, 3])
 def test_every_player_is_given_its_own_view_not_the_movers(players):
     """Issue 34: player p's observation tensor, information state tensor and string, and the observer's
-    tensor and string (both kinds) are what the API shows seat p+1, at decisions where p is not the one
-    to move as well as where it is; and they differ between players, whose hands differ: p's tensor
-    counts p's own cards in its own hand and nothing in the others' hands."""
+    tensor and string (both kinds) are what the API shows seat p+1 of the same game (played alongside,
+    its chance drawn as the engine draws it), at decisions where p is not the one to move as well as
+    where it is; and they differ between players, whose hands differ: p's tensor counts p's own cards
+    in its own hand and nothing in the others' hands."""
     from open_spiel.python.observation import make_observation
+    seed = 9
     game = rcos.load_game("blackmore", players=players)
     observers = {recall: make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
                  for recall in (False, True)}
-    state = game.new_initial_state()
-    rnd, checked, not_moving = random.Random(7), 0, 0
+    match = rulecraft.load("blackmore", players=players).new(seed=seed)
+    hands = _hand_segments(match.game)
+    assert len(hands) == players
+    state, chance, rnd = game.new_initial_state(), EngineChance(seed), random.Random(7)
+    checked = not_moving = 0
     while not state.is_terminal() and checked < 6:
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+            state.apply_action(chance.pick(state.chance_outcomes()))
             continue
-        match, mover = state._match, state.current_player()
-        hands = _hand_segments(match.game)
-        assert len(hands) == players
+        mover = state.current_player()
+        assert mover == match.to_move - 1
         tensors = []
         for p in range(players):
             seat = p + 1
@@ -265,7 +268,7 @@ def test_every_player_is_given_its_own_view_not_the_movers(players):
             assert list(observers[True].tensor) == pytest.approx(match.information_state_tensor(seat))
             assert observers[True].string_from(state, p) == match.information_state_text(seat)
             # the seat's own hand as the API's view shows it, and no card of any other hand
-            in_hand = match.view(seat)["zones"]["hand"][match.session.state.names[p]]
+            in_hand = match.view(seat)["zones"]["hand"][f"Player {seat}"]
             for k, (offset, length) in enumerate(hands):
                 counted = sum(own[offset:offset + length])
                 assert counted == (len(in_hand) if k == p else 0), (p, k)
@@ -274,7 +277,9 @@ def test_every_player_is_given_its_own_view_not_the_movers(players):
         assert len(set(tensors)) == players
         assert len({state.information_state_string(p) for p in range(players)}) == players
         checked += 1
-        state.apply_action(rnd.choice(state.legal_actions()))
+        action = rnd.choice(match.legal_ids())
+        match.apply(action)
+        state.apply_action(action)
     assert checked == 6 and not_moving >= 6
 
 
@@ -309,6 +314,6 @@ def test_a_game_stopped_by_its_decision_limit_is_terminal_and_shared(tmp_path):
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
         taken += 1
-    assert taken == 6 and not state._match.over
+    assert taken == 6                                 # the rules' `while true` never ends the game
     assert state.current_player() == pyspiel.PlayerId.TERMINAL and state.legal_actions() == []
     assert state.returns() == [0.5, 0.5]
