@@ -265,3 +265,24 @@ def test_a_shared_result_splits_the_point_between_two_agents():
     rows = {row["agent"]: row for row in table["agents"]}
     assert rows["a"]["against"] == {"b": 0.25} and rows["b"]["against"] == {"a": 0.75}
     assert rows["a"]["win_rate"] == pytest.approx(0.25) and rows["b"]["rating"] > rows["a"]["rating"]
+
+
+def test_a_game_past_its_limit_stops_at_the_limit_as_a_timeout(tmp_path):
+    """`limit decisions 6` on rules that never end: the game is stopped after its 6th decision, not a
+    7th, and counted as a timeout without scores."""
+    from rulecraft.simulate.games import Job, play
+    path = tmp_path / "endless.rules"
+    path.write_text('''game "Endless"
+players 2
+var turns: Int
+limit decisions 6
+rule play:
+    while true:
+        for p in players:
+            p chooses k in 1..2 as "step {k}":
+                turns += 1
+''')
+    r = play(Job(str(path), 2, (), ("first", "random"), 0, 0))
+    assert r.timeout and r.decisions == 6 and r.scores == () and r.winners == ()
+    s = metrics.summarise([r, result((0,))], 2)
+    assert s["metrics"]["timeouts"] == 0.5 and s["finished"] == 1
