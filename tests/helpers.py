@@ -194,3 +194,34 @@ class Keyboard:
         if self.then is None:
             raise EOFError
         return self.then
+
+
+# ------------------------------------------------------------ stored games (determinism)
+GOLDEN_GAMES = ROOT / "tests" / "golden" / "seeded-games.json"
+
+
+def matches_stored_game(key: str, state, narration: list[str]) -> None:
+    """Determinism against a record kept in tests/golden/seeded-games.json, not against a second run
+    in the same process (which shares its hash seed, caches and any state leaked between games): the
+    game's decisions, result and narration (by its sha256) as they were when the record was written.
+    RULECRAFT_UPDATE_GOLDEN=1 rewrites the record (as tests/test_golden.py's); read the diff."""
+    import hashlib
+    import json
+    import os
+    scores, ties, winners = state.result
+    now = {"rules_sha256": state.program.digest, "decisions": state.decisions,
+           "result": [list(scores), list(ties), list(winners)], "narration_lines": len(narration),
+           "last_line": narration[-1] if narration else "",
+           "narration_sha256": hashlib.sha256("\n".join(narration).encode()).hexdigest()}
+    stored = json.loads(GOLDEN_GAMES.read_text(encoding="utf-8")) if GOLDEN_GAMES.exists() else {}
+    if os.environ.get("RULECRAFT_UPDATE_GOLDEN") == "1":
+        stored[key] = now
+        GOLDEN_GAMES.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        return
+    assert key in stored, f"no stored game {key!r}: write it with RULECRAFT_UPDATE_GOLDEN=1"
+    was = stored[key]
+    if was["rules_sha256"] != now["rules_sha256"]:
+        raise AssertionError(f"{key}: the rules changed since the stored game was written; "
+                             "rewrite it with RULECRAFT_UPDATE_GOLDEN=1 and read the diff")
+    for field in ("decisions", "result", "narration_lines", "last_line", "narration_sha256"):
+        assert now[field] == was[field], f"{key}: {field} is {now[field]!r}, the stored game's {was[field]!r}"

@@ -162,3 +162,82 @@ def test_a_heuristic_may_not_draw_chance(rules_file):
     from rulecraft.diagnostics import RulesError
     with pytest.raises(RulesError, match="a heuristic may not draw chance"):
         load_file(rules_file(HEURISTIC + "heuristic p = random([1, 2])\n"))
+
+
+# ------------------------------------------------------------------ what a search is built on (issue 34)
+STANDING = '''game "Standing"
+players 3
+var pts: Int per player
+rule setup:
+    player(1).pts = 5
+    player(2).pts = 3
+    player(3).pts = 9
+rule play:
+    for p in players:
+        p chooses k in 0..9 as "set {k}":
+            p.pts = k
+score p = p.pts
+'''
+
+
+def test_a_position_is_judged_against_the_strongest_rival_and_a_shared_win_is_shared(rules_file):
+    """estimate: 0.5 + 0.5 (own - best rival) / (|own| + |best rival| + 1) with scores 5, 3, 9;
+    outcome: seats 1 and 3 tie at 4, each worth a half."""
+    from rulecraft.agents.search import estimate, outcome
+    s = Session.start(load_file(rules_file(STANDING)), "standing", 3, 0, narrate=False)
+    assert estimate(s.state) == pytest.approx([0.5 + 0.5 * (5 - 9) / 15, 0.5 + 0.5 * (3 - 9) / 13,
+                                               0.5 + 0.5 * (9 - 5) / 15])
+    for label in ("set 4", "set 1", "set 4"):
+        s.take_label(label)
+    assert s.over and outcome(s.state) == [0.5, 0.0, 0.5]
+
+
+COIN = '''game "Coin"
+players 2
+var coin: Int
+rule play:
+    player(1) chooses k in 1..4 as "pick {k}":
+        coin = random([1, 2])
+score p = if p.seat == coin then 1 else 0
+'''
+
+
+def test_the_search_spreads_its_visits_over_options_of_equal_worth(rules_file, monkeypatch):
+    """Four options, each worth a coin's toss: UCB1's exploration visits each about a quarter of the
+    time (a sign error that explores away from the least tried gives one option nearly all)."""
+    from rulecraft.agents import search
+    made = []
+
+    class Recorded(search._Node):
+        __slots__ = ()
+
+        def __init__(self):
+            super().__init__()
+            made.append(self)
+    monkeypatch.setattr(search, "_Node", Recorded)
+    s = Session.start(load_file(rules_file(COIN)), "coin", 2, 0, narrate=False)
+    act(make_agent("ismcts:iterations=200", 3), s)
+    visits = sorted(child.visits for child in made[0].children.values())
+    assert len(visits) == 4 and sum(visits) == 200 and visits[0] >= 25, visits
+
+
+def test_greedy_avoids_an_option_whose_rules_fail(rules_file):
+    """Dividing by 0 fails in every sampled world: greedy counts it below any outcome."""
+    program = load_file(rules_file('''game "Divide"
+players 2
+var x: Int
+rule play:
+    player(1) chooses k in 0..1 as "divide by {k}":
+        x = 10 / k
+'''))
+    for seed in range(4):
+        s = Session.start(program, "divide", 2, seed, narrate=False)
+        assert s.label(act(make_agent("greedy", seed), s)) == "divide by 1"
+
+
+def test_the_random_agent_takes_every_option_about_equally_often(blackmore):
+    from collections import Counter
+    s = Session.start(blackmore, "blackmore", 2, 1, narrate=False)
+    agent = make_agent("random", 5)
+    taken = Counter(agent.choose(Seat(s, s.to_move)) for _ in range(600))
+    assert set(taken) == set(s.legal_ids()) and min(taken.values()) >= 600 / len(taken) / 2, taken

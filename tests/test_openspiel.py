@@ -287,3 +287,97 @@ def test_a_shuffle_runs_its_step_twice_not_once_per_swap(monkeypatch):
         state.apply_action(state.chance_outcomes()[-1][0])
         nodes += 1
     assert nodes == 54 and len(runs) == 3
+
+
+def _hand_segments(game) -> list[tuple[int, int]]:
+    """(offset, length) of each seat's hand in the observation tensor, seat 1 first."""
+    return [(offset, length) for name, offset, length in game.observation_layout() if name.startswith("zone hand")]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_player_is_given_its_own_view_not_the_movers(players):
+    """Issue 34: player p's observation tensor, information state tensor and string, and the observer's
+    tensor and string (both kinds) are what the API shows seat p+1 of the same game (played alongside,
+    its chance drawn as the engine draws it), at decisions where p is not the one to move as well as
+    where it is; and they differ between players, whose hands differ: p's tensor counts p's own cards
+    in its own hand and nothing in the others' hands."""
+    from open_spiel.python.observation import make_observation
+    seed = 9
+    game = rcos.load_game("blackmore", players=players)
+    observers = {recall: make_observation(game, pyspiel.IIGObservationType(perfect_recall=recall))
+                 for recall in (False, True)}
+    match = rulecraft.load("blackmore", players=players).new(seed=seed)
+    hands = _hand_segments(match.game)
+    assert len(hands) == players
+    state, chance, rnd = game.new_initial_state(), EngineChance(seed), random.Random(7)
+    checked = not_moving = 0
+    while not state.is_terminal() and checked < 6:
+        if state.is_chance_node():
+            state.apply_action(chance.pick(state.chance_outcomes()))
+            continue
+        mover = state.current_player()
+        assert mover == match.to_move - 1
+        tensors = []
+        for p in range(players):
+            seat = p + 1
+            own = match.observation_tensor(seat)
+            assert state.observation_tensor(p) == pytest.approx(own)
+            assert state.information_state_tensor(p) == pytest.approx(match.information_state_tensor(seat))
+            assert state.information_state_string(p) == match.information_state_text(seat)
+            assert state.observation_string(p) == match.observation_text(seat)
+            observers[False].set_from(state, p)
+            assert list(observers[False].tensor) == pytest.approx(own)
+            assert observers[False].string_from(state, p) == match.observation_text(seat)
+            observers[True].set_from(state, p)
+            assert list(observers[True].tensor) == pytest.approx(match.information_state_tensor(seat))
+            assert observers[True].string_from(state, p) == match.information_state_text(seat)
+            # the seat's own hand as the API's view shows it, and no card of any other hand
+            in_hand = match.view(seat)["zones"]["hand"][f"Player {seat}"]
+            for k, (offset, length) in enumerate(hands):
+                counted = sum(own[offset:offset + length])
+                assert counted == (len(in_hand) if k == p else 0), (p, k)
+            tensors.append(tuple(own))
+            not_moving += p != mover
+        assert len(set(tensors)) == players
+        assert len({state.information_state_string(p) for p in range(players)}) == players
+        checked += 1
+        action = rnd.choice(match.legal_ids())
+        match.apply(action)
+        state.apply_action(action)
+    assert checked == 6 and not_moving >= 6
+
+
+def test_a_draw_of_a_power_of_the_base_is_split_into_equal_blocks():
+    """16 values over a chance space of 4: four blocks of 4 (a bound of `<=` made one block of 16)."""
+    with pytest.raises(rcos._Stop) as stop:
+        rcos._Draws([], base=4).below(16)
+    assert stop.value.outcomes == [(0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)]
+    assert rcos._Draws([3, 2], base=4).below(16) == 14
+    assert sorted(rcos._Draws([b, k], base=4).below(16) for b in range(4) for k in range(4)) == list(range(16))
+
+
+ENDLESS = '''game "Endless"
+players 2
+var turns: Int
+limit decisions 6
+rule play:
+    while true:
+        for p in players:
+            p chooses k in 1..2 as "step {k}":
+                turns += 1
+score p = turns
+'''
+
+
+def test_a_game_stopped_by_its_decision_limit_is_terminal_and_shared(tmp_path):
+    """Stopped by `limit decisions`, the game is terminal; a 'win' game's return is shared equally."""
+    path = tmp_path / "endless.rules"
+    path.write_text(ENDLESS)
+    state = rcos.load_game(str(path), players=2).new_initial_state()
+    taken = 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+        taken += 1
+    assert taken == 6                                 # the rules' `while true` never ends the game
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL and state.legal_actions() == []
+    assert state.returns() == [0.5, 0.5]

@@ -86,6 +86,9 @@ def test_a_pettingzoo_game_is_the_api_game_and_shows_each_agent_its_own():
         for other in env.agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
+                # each agent observes its own seat, not the mover's (issue 34's mutation check)
+                assert np.array_equal(env.observe(other)["observation"], np.asarray(
+                    match.observation_tensor(rcpz.seat_of(other)), dtype=np.float32))
         action = rnd.choice(match.legal_ids())
         env.step(action)
         match.apply(action)

@@ -165,3 +165,154 @@ def test_bad_tournaments_are_one_sentence(capsys, args, message):
 def simulate_cmd(capsys, *args) -> str:
     assert main(list(args)) == 0, capsys.readouterr().err
     return capsys.readouterr().out
+
+
+def measured(winners, scores, decisions, choices, options, lead_changes=0, standing=(), trail=0.0, **kw):
+    return GameResult(0, 0, scores, winners, decisions, choices, options, lead_changes=lead_changes,
+                      standing=standing, trail=trail, **kw)
+
+
+# Six hand-made games of three seats (seat 1 moves first in each): standing is per seat (lowest, highest,
+# mean, variance) of its evaluation over the game, as games.play records it.
+SIX_GAMES = [
+    measured((0,), (5, 1, 2), 10, 6, 25, 2, ((.2, .9, .5, .04), (.1, .6, .4, .02), (0., .7, .3, .05)), .1),
+    measured((0,), (4, 3, 0), 20, 10, 40, 5, ((.3, .8, .6, .01), (.2, .85, .5, .03), (.1, .4, .2, .02)), .3),
+    measured((1,), (0, 6, 2), 16, 16, 48, 4, ((.1, .5, .3, .02), (.3, .9, .7, .06), (.2, .3, .25, 0.)), .2),
+    measured((0, 2), (3, 1, 3), 30, 15, 60, 0, ((.4, .6, .5, .01), (.1, .45, .3, .01), (.4, .6, .5, .01)), 0.),
+    measured((), (), 40, 20, 80, timeout=True),
+    measured((), (), 4, 2, 8, error="the rules failed"),
+]
+
+
+def test_every_metric_on_hand_made_games():
+    """Issue 34: each figure's value, by its definition in docs/simulating.md, on games worked by hand.
+    Seat 1 wins 2 games and ties 1 (2.5 of 4 finished), seat 2 wins 1, seat 3 ties 1 (0.5)."""
+    s = metrics.summarise(SIX_GAMES, 3)
+    m = s["metrics"]
+    assert (s["games"], s["finished"], s["players"]) == (6, 4, 3)
+    assert [x["wins"] for x in s["seats"]] == [2, 1, 0] and [x["ties"] for x in s["seats"]] == [1, 0, 1]
+    assert [x["win_rate"] for x in s["seats"]] == pytest.approx([2.5 / 4, 1 / 4, 0.5 / 4])
+    assert s["seats"][0]["ci"] == pytest.approx(list(metrics.wilson(2.5, 4)))
+    assert s["seats"][0]["score_mean"] == pytest.approx(3.0)                    # 5, 4, 0, 3
+    assert s["seats"][0]["score_sd"] == pytest.approx((14 / 3) ** 0.5)           # sample sd
+    assert s["lengths"]["mean"] == pytest.approx(20.0) and s["lengths"]["sd"] == pytest.approx((872 / 5) ** 0.5)
+    assert (s["lengths"]["min"], s["lengths"]["max"]) == (4, 40)
+    assert m["advantage"] == pytest.approx(0.625)                               # seat 1, not the last seat
+    assert s["first_player_advantage"]["win_rate"] == pytest.approx(0.625)
+    assert s["first_player_advantage"]["fair_share"] == pytest.approx(1 / 3)
+    assert m["balance"] == pytest.approx(1 - (0.625 - 0.125))
+    assert m["completion"] == pytest.approx(3 / 6)                # one winning side: games 1-3
+    assert m["drawishness"] == pytest.approx(1 / 6)
+    assert m["timeouts"] == pytest.approx(1 / 6) and m["errors"] == pytest.approx(1 / 6)
+    assert m["duration"] == pytest.approx(120 / 6)
+    assert m["decision_moves"] == pytest.approx(69 / 120)
+    assert m["branching_factor"] == pytest.approx(261 / 120)
+    # per seat the population variance of (1, 1, 0, .5), (0, 0, 1, 0), (0, 0, 0, .5)
+    assert m["outcome_uniformity"] == pytest.approx(1 - (0.171875 + 0.1875 + 0.046875) / 3)
+    assert m["lead_change"] == pytest.approx((2 / 10 + 5 / 20 + 4 / 16 + 0 / 30) / 4)
+    assert m["stability"] == pytest.approx((0.11 + 0.06 + 0.08 + 0.03) / 4)
+    # the highest standing of a seat that did not win: .7 (seat 3), .85 (seat 2), .5 (seat 1), .45 (seat 2)
+    assert m["decisiveness_threshold"] == pytest.approx((0.7 + 0.85 + 0.5 + 0.45) / 4)
+    assert m["drama"] == pytest.approx((0.1 + 0.3 + 0.2) / 3)                  # the tie is not counted
+    assert s["errors"] == ["the rules failed"]
+
+
+def test_advantage_is_the_first_seats_share_with_ties():
+    """Seat 1 (the seat that moves first here) wins 3 of 4 and ties 1: 3.5 / 5; the last seat has 0.3."""
+    games = [measured((0,), (1, 0), 5, 5, 10)] * 3 + [measured((1,), (0, 1), 5, 5, 10),
+                                                       measured((0, 1), (1, 1), 5, 5, 10)]
+    s = metrics.summarise(games, 2)
+    assert s["metrics"]["advantage"] == pytest.approx(0.7)
+    assert s["metrics"]["balance"] == pytest.approx(1 - (0.7 - 0.3))
+
+
+def batch(first_wins: int, games: int = 100, score=lambda k: (1, 0)):
+    """`games` games of two seats in which seat 1 wins the first `first_wins`; seat k's scores by `score`."""
+    return metrics.summarise([measured((0,) if k < first_wins else (1,), score(k), 10, 5, 20)
+                              for k in range(games)], 2)
+
+
+def test_compare_flags_a_planted_difference_and_only_that():
+    """Two-proportion z at 5 % (two-sided, |z| > 1.96): 50 against 64 wins of 100 is z = 2.00,
+    significant; 50 against 63 is z = 1.86, not. Welch on the means the same way."""
+    def row(rows, name):
+        return next(r for r in rows if r["figure"] == name)
+    a = batch(50)
+    for b, flag in ((batch(64), True), (batch(63), False), (batch(50), False), (batch(90), True)):
+        rows = metrics.compare(a, b)
+        rate = row(rows, "seat 1 win rate")
+        assert rate["significant"] is flag, (b["seats"][0]["win_rate"], rate)
+        assert rate["difference"] == pytest.approx(b["seats"][0]["win_rate"] - 0.5)
+        assert row(rows, "seat 2 win rate")["significant"] is flag
+        assert row(rows, "game length")["significant"] is False        # every game 10 decisions long
+        assert row(rows, "advantage")["significant"] is None           # metrics are shown, not tested
+    # scores: seat 1 scores 0 or 2 (mean 1, sd ~1) in both; then 0.3 higher (z ~ 2.1) or 0.2 (z ~ 1.4)
+    base = batch(50, score=lambda k: (2 * (k % 2), 0))
+    for shift, flag in ((0.3, True), (0.2, False), (0.0, False)):
+        other = batch(50, score=lambda k, shift=shift: (2 * (k % 2) + shift, 0))
+        scores = row(metrics.compare(base, other), "seat 1 score")
+        assert scores["significant"] is flag, (shift, scores)
+        assert scores["difference"] == pytest.approx(shift)
+
+
+LEADS = '''game "Leads"
+players 2
+var pts: Int per player
+rule play:
+    for gain in [[1, 2], [2, 0]]:
+        for p in players:
+            p chooses k in 0..2 where k == gain[p.seat - 1] as "gain {k}":
+                p.pts += k
+score p = p.pts
+'''
+
+
+def test_a_game_is_measured_decision_by_decision(tmp_path):
+    """games.play's own measurements on a game whose scores go (1, 0), (1, 2), (3, 2), then (3, 2) at the
+    end: the leader is seat 1, seat 2, seat 1 (two changes; the first leader is no change); each
+    standing is 0.5 + 0.5 (own - rival) / (|own| + |rival| + 1); seat 1 wins having trailed once by
+    0.625 - 0.375."""
+    from rulecraft.simulate.games import Job, play
+    path = tmp_path / "leads.rules"
+    path.write_text(LEADS)
+    r = play(Job(str(path), 2, (), ("first", "first"), 0, 0, measure=True))   # standings: --standings
+    assert (r.scores, r.winners, r.decisions, r.choices, r.options) == ((3, 2), (0,), 4, 0, 4)
+    assert r.lead_changes == 2
+    one = [0.75, 0.375, 0.5 + 0.5 / 6]
+    two = [0.25, 0.625, 0.5 - 0.5 / 6]
+    for got, track in zip(r.standing, (one, two)):
+        mean = sum(track) / 3
+        assert got == pytest.approx((min(track), max(track), mean, sum((x - mean) ** 2 for x in track) / 3))
+    assert r.trail == pytest.approx(0.625 - 0.375)
+    assert r.asked == (2, 2)
+
+
+def test_a_shared_result_splits_the_point_between_two_agents():
+    """a and b share game 1 (a at seat 1), b wins game 2 (b at seat 1): a scores 0.5 of 2 against b."""
+    from rulecraft.simulate import tournament
+    jobs = tournament.jobs("x", ["a", "b"], 2, (), 1, 0)
+    table = tournament.standings(["a", "b"], jobs, [result((0, 1), (1, 1)), result((0,))])
+    rows = {row["agent"]: row for row in table["agents"]}
+    assert rows["a"]["against"] == {"b": 0.25} and rows["b"]["against"] == {"a": 0.75}
+    assert rows["a"]["win_rate"] == pytest.approx(0.25) and rows["b"]["rating"] > rows["a"]["rating"]
+
+
+def test_a_game_past_its_limit_stops_at_the_limit_as_a_timeout(tmp_path):
+    """`limit decisions 6` on rules that never end: the game is stopped after its 6th decision, not a
+    7th, and counted as a timeout without scores."""
+    from rulecraft.simulate.games import Job, play
+    path = tmp_path / "endless.rules"
+    path.write_text('''game "Endless"
+players 2
+var turns: Int
+limit decisions 6
+rule play:
+    while true:
+        for p in players:
+            p chooses k in 1..2 as "step {k}":
+                turns += 1
+''')
+    r = play(Job(str(path), 2, (), ("first", "random"), 0, 0))
+    assert r.timeout and r.decisions == 6 and r.scores == () and r.winners == ()
+    s = metrics.summarise([r, result((0,))], 2)
+    assert s["metrics"]["timeouts"] == 0.5 and s["finished"] == 1

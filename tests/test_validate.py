@@ -146,6 +146,8 @@ def test_the_same_seed_gives_the_same_run(capsys):
     args = ("test", ROOT / "examples" / "blackmore-no-refill.rules", "--explore", "4", "--seed", "11")
     first = run(capsys, *args)
     assert first == run(capsys, *args)
+    code, out, _ = first
+    assert code == 1 and "invariant 'full_hands' breaks" in out and "game seed " in out    # the same failure found
 
 
 # ------------------------------------------------------ failures of every kind, small games
@@ -286,7 +288,11 @@ def test_the_installed_command(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "rulecraft", "test", str(ROOT / "examples" / "nim.rules"),
                            "--explore", "2", "--shallow"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.strip().splitlines()[-1].endswith("passed, 0 failed")
+    lines = proc.stdout.strip().splitlines()
+    # Nim for 2 to 4 players and each of its three stone counts: nine configurations, each explored
+    configurations = [line.split(" — ")[0] for line in lines if line.startswith("ok  ")]
+    assert sorted(configurations) == sorted(f"ok  {n} players, stones={s}" for n in (2, 3, 4) for s in (5, 15, 30))
+    assert lines[-1] == "9 passed, 0 failed" and "Traceback" not in proc.stderr
 
 
 # ------------------------------------------------- the front door: corrupt transcripts and saves

@@ -22,7 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulecraft.engine import machine, records
+from helpers import matches_stored_game
+from rulecraft.engine import machine, observe, records
 from rulecraft.engine.limits import decision_limit
 from rulecraft.engine.scenarios import run_all
 from rulecraft.engine.session import Session
@@ -158,6 +159,14 @@ def test_random_games_keep_every_card_once_and_score_one_brew_at_a_time(ws, seed
     scores, _ties, winners = m.result
     assert list(winners) == [s for s in range(6) if s % 2 == winning_team]
     assert all(scores[s] == brews[s % 2] for s in range(6))
+
+
+@pytest.mark.parametrize("seed", [3, 9_001])
+def test_a_seed_plays_the_stored_game(ws, seed):
+    """The game stored in tests/golden/seeded-games.json (issue 34: determinism against a record, not
+    only a second run in the same process, as below)."""
+    m, _labels = play(ws, seed)
+    matches_stored_game(f"weird-sisters 6p seed {seed}", m, observe.narration(m.sink, None))
 
 
 @FEW_GAMES
