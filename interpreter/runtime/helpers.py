@@ -286,8 +286,11 @@ def rt_move_list(m, cards, dst, bottom):
 
 def rt_shuffle(m, z):
     """`shuffle z`; recorded, when the game keeps a chance log, as ("shuffle", decisions so far,
-    the zone instance, its cards in their new order, bottom first)."""
+    the zone instance, its cards in their new order, bottom first). It spends a step per card."""
     items = m.zones[z]
+    m.ticks -= len(items)
+    if m.ticks < 0:
+        raise StepBudgetSpent()
     if m.forced and m.forced[0][0] == "draws":    # Fisher–Yates, each swap decided outside
         draws = m.forced[0][1]
         for i in range(len(items) - 1, 0, -1):

@@ -24,3 +24,9 @@ def test_chained_defs_each_calling_the_previous_twice(tmp_path):
                                                   for i in range(1, 65))
     name = _write(tmp_path, defs + 'rule play:\n    say "{f64(1)}"\n')
     refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
+
+def test_shuffles_spend_the_step_budget(tmp_path):
+    """Case 2: 30 shuffles of 100,000 cards are 3M swaps, past the 2M budget."""
+    name = _write(tmp_path, "card Chip(n: 1..100000)\ncards chips = [Chip(n) for n in 1..100000]\nzone pile of Chip\n"
+                            "rule play:\n    move chips to pile\n    repeat 30:\n        shuffle pile\n")
+    refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
