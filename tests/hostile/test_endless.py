@@ -30,3 +30,16 @@ def test_shuffles_spend_the_step_budget(tmp_path):
     name = _write(tmp_path, "card Chip(n: 1..100000)\ncards chips = [Chip(n) for n in 1..100000]\nzone pile of Chip\n"
                             "rule play:\n    move chips to pile\n    repeat 30:\n        shuffle pile\n")
     refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
+
+def test_doubling_consts_check_quickly(tmp_path):
+    """Case 3: 40 consts each adding the one before to itself, shown in a text."""
+    consts = "const K0 = 1000000000000\n" + "".join(f"const K{i} = K{i - 1} + K{i - 1}\n" for i in range(1, 41))
+    name = _write(tmp_path, consts + 'rule play:\n    say "{K40}"\n')
+    code, out, err = rulecraft("check", name, cwd=tmp_path)
+    assert (code, err) == (0, ""), err
+
+def test_a_const_after_one_that_failed_is_no_internal_error(tmp_path):
+    """Case 3 (found with it): a const that uses one that could not be computed."""
+    consts = "const K0 = [1]\n" + "".join(f"const K{i} = K{i - 1} + K{i - 1}\n" for i in range(1, 20))
+    name = _write(tmp_path, consts + 'rule play:\n    say "x"\n')
+    refused(rulecraft("check", name, cwd=tmp_path), "the const 'K17' cannot be computed")
