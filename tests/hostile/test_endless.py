@@ -43,3 +43,9 @@ def test_a_const_after_one_that_failed_is_no_internal_error(tmp_path):
     consts = "const K0 = [1]\n" + "".join(f"const K{i} = K{i - 1} + K{i - 1}\n" for i in range(1, 20))
     name = _write(tmp_path, consts + 'rule play:\n    say "x"\n')
     refused(rulecraft("check", name, cwd=tmp_path), "the const 'K17' cannot be computed")
+
+def test_a_huge_decision_limit_is_refused(tmp_path):
+    """Case 4: `limit decisions 999999999999` would let a game that never ends run for days."""
+    name = _write(tmp_path, "limit decisions 999999999999\nrule play:\n    while true:\n"
+                            '        player(1) chooses k in 1..2 as "take {k}":\n            say "{k}"\n')
+    refused(rulecraft("run", name, cwd=tmp_path), "at most 100,000 decisions")
