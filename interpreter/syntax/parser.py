@@ -65,6 +65,8 @@ class _RulesIndenter(Indenter):
             if self.paren_level > MAX_NESTING:
                 raise _TooMuch(token, f"brackets are nested more than {MAX_NESTING} deep here",
                                "split deep expressions into `let` steps or `def`s")
+            if token.type == "INT" and len(token.lstrip("0")) > 13:    # (Python refuses int() of 4,301 digits)
+                raise _TooMuch(token, "this number is too large", "numbers in rules stay below 10^12")
             if token.type == "STRING":
                 self.text_parts += token.count("{") - 2 * token.count("{{")
                 if self.text_parts > MAX_TEXT_PARTS:
