@@ -19,3 +19,12 @@ def test_a_number_of_thousands_of_digits(tmp_path):
         refused(rulecraft("check", name, cwd=tmp_path), "this number is too large")
     name = _write(tmp_path, "limit decisions " + "9" * 5000 + '\nrule play:\n    say "x"\n')
     refused(rulecraft("check", name, cwd=tmp_path), "this number is too large")
+
+
+def test_a_label_that_spends_the_step_budget(tmp_path):
+    """Case 7: `internal error: StepBudgetSpent` in `run`, `run -q` and `play`."""
+    name = _write(tmp_path, 'rule play:\n    player(1) chooses k in 1..2 as "take {sum([i * j for i in 1..2000 '
+                            'for j in 1..2000])}":\n        say "x"\n')
+    for argv in (("run", name), ("run", "-q", name), ("play", name, "--seat", "1")):
+        refused(rulecraft(*argv, cwd=tmp_path, input="1\n"), "h.rules:4:5: runtime error: the label of an option: "
+                "it ran out of steps")
