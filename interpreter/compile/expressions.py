@@ -1177,9 +1177,9 @@ class ExprGen:
     def comprehension(self, e, filtered: bool = False, truth: bool = False) -> str:
         """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones;
         with `truth`, only the element's truth counts); the parts that are the same for every
-        element are computed once, first."""
+        element are computed once, first. Every `for` spends the step budget by its length."""
         with self.unbinding():
-            first = self.seq(e.fors[0].iterable)
+            first = f"rt_spend(m, {self.seq(e.fors[0].iterable)})"   # a comprehension in a loop spends too
         scope = self.enter_loop({f.slot for f in e.fors})
         try:
             clauses = []

@@ -28,3 +28,17 @@ def test_a_label_that_spends_the_step_budget(tmp_path):
     for argv in (("run", name), ("run", "-q", name), ("play", name, "--seat", "1")):
         refused(rulecraft(*argv, cwd=tmp_path, input="1\n"), "h.rules:4:5: runtime error: the label of an option: "
                 "it ran out of steps")
+
+
+def test_comprehensions_within_comprehensions_spend_the_budget(tmp_path):
+    """Case 8: the first `for` of a comprehension was not charged, so one inside another made
+    99,999 lists of 99,999 numbers: MemoryError."""
+    name = _write(tmp_path, "rule play:\n    let l = [[[j for j in 1..99999] for i in 1..99999]]\n"
+                            '    say "{size(l)}"\n')
+    refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
+
+
+def test_a_rule_file_of_15_mb(tmp_path):
+    """Case 8: a 15 MB rule file (under the old 16 MB cap) ran out of memory at 1.8 GB."""
+    (tmp_path / "h.rules").write_text(HEAD + "rule play:\n" + '    say "x"\n' * 1_300_000 + TAIL)
+    refused(rulecraft("run", "h.rules", cwd=tmp_path), "h.rules is larger than 512 KB")
