@@ -35,6 +35,8 @@ from .state import State
 FORMAT_VERSION = 1
 
 
+MAX_PLAYERS = 64                  # the most players rules may state (check/declarations.py)
+MAX_SEED_BITS = 256               # a seed's size (the seeds `run` writes fit in 64 bits)
 MAX_BYTES = 1024 * 1024          # a record larger than this is refused before it is read as YAML (the slow part)
 MAX_DEPTH = 40                   # nesting of collections: a record needs four levels
 
@@ -322,6 +324,10 @@ def parse(text: str, name: str = "the file") -> dict:
     for key, typ in (("game", str), ("seed", int), ("players", int), ("decisions", list)):
         if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
             raise UserError(f"{name} is damaged: '{key}' is missing or wrong")
+    if not 1 <= data["players"] <= MAX_PLAYERS:              # before anything is made for each player
+        raise UserError(f"{name} is damaged: it says {data['players']} players, but a game has 1 to {MAX_PLAYERS}")
+    if data["seed"].bit_length() > MAX_SEED_BITS:         # (Python cannot even print one of 4,301 digits)
+        raise UserError(f"{name} is damaged: its 'seed' is larger than a seed can be ({MAX_SEED_BITS} bits)")
     return data
 
 

@@ -42,3 +42,30 @@ def test_a_rule_file_of_15_mb(tmp_path):
     """Case 8: a 15 MB rule file (under the old 16 MB cap) ran out of memory at 1.8 GB."""
     (tmp_path / "h.rules").write_text(HEAD + "rule play:\n" + '    say "x"\n' * 1_300_000 + TAIL)
     refused(rulecraft("run", "h.rules", cwd=tmp_path), "h.rules is larger than 512 KB")
+
+
+def _transcript(tmp_path, **changes) -> str:
+    """A transcript of a game of Nim (examples/), with some of its top lines changed."""
+    import shutil
+    from pathlib import Path
+    shutil.copy(Path(__file__).resolve().parents[2] / "examples" / "nim.rules", tmp_path / "nim.rules")
+    code, _out, err = rulecraft("run", "nim.rules", "--seed", "3", "-q", "--log", "t.yaml", cwd=tmp_path)
+    assert code == 0, err
+    lines = (tmp_path / "t.yaml").read_text().splitlines()
+    for key, value in changes.items():
+        lines = [f"{key}: {value}" if line.startswith(f"{key}:") else line for line in lines]
+    (tmp_path / "t.yaml").write_text("\n".join(lines) + "\n")
+    return "t.yaml"
+
+
+def test_a_seed_of_100000_hex_digits(tmp_path):
+    """Case 9: `seed: 0xfff…` (100,000 f's) was a ValueError in `replay` (too long to print)."""
+    name = _transcript(tmp_path, seed="0x" + "f" * 100_000)
+    refused(rulecraft("replay", name, cwd=tmp_path), "its 'seed' is larger than a seed can be")
+
+
+def test_a_save_of_a_trillion_players(tmp_path):
+    """Case 10: `players: 999999999999` in a save: MemoryError in `play --load` (seats made first)."""
+    name = _transcript(tmp_path, players="999999999999", rulecraft="save")
+    for argv in (("play", "--load", name), ("replay", name)):
+        refused(rulecraft(*argv, cwd=tmp_path, input=""), "it says 999999999999 players")
