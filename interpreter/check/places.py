@@ -6,9 +6,9 @@ check cache (checkcache.py) finds its files without importing the parser and Lar
 from __future__ import annotations
 
 import importlib
-import os
-import stat
 from pathlib import Path
+
+from ..regularfile import read_regular
 
 MAX_RULES_BYTES = 512 * 1024  # the files of one game (the game, its base, its imports) together; past it, refused
                               # (docs/security.md: 512 KB of `var` lines check in about 4 s; games/ are under 64 KB)
@@ -55,14 +55,6 @@ def resolve_game(ref: str) -> Path:
 
 
 def read_rules(path, limit: int = MAX_RULES_BYTES) -> bytes:
-    """At most `limit` + 1 bytes of the regular file `path`. It is opened without blocking and tested on
-    the opened handle, so a pipe or a device put in the file's place is an OSError, never a wait."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(limit + 1)
-    finally:
-        os.close(fd)
-
+    """At most `limit` + 1 bytes of the regular file `path`: a pipe or a device put in the file's place is
+    an OSError, never a wait (regularfile.py)."""
+    return read_regular(path, limit)

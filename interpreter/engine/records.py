@@ -27,6 +27,7 @@ from ruamel.yaml.events import AliasEvent
 
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
+from ..regularfile import read_regular
 from ..text import few
 from . import machine
 from .session import Session
@@ -297,8 +298,7 @@ def game_ref_for(ref: str, record_path) -> str:
 # ----------------------------------------------------------------- reading
 def read(path) -> dict:
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)            # never more: `/dev/zero` is a file too
+        data = read_regular(path, MAX_BYTES)        # never more, never a wait: a FIFO or `/dev/zero` is refused
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
