@@ -285,18 +285,42 @@ def game_ref_from(ref: str, dest) -> str:
 
 
 def game_ref_for(ref: str, record_path) -> str:
-    """The game a record read from `record_path` names, as a reference that works from here: a file
-    is looked for beside the record first, then (older records) from the current folder."""
-    if not _is_path(ref) or Path(ref).is_absolute():
-        return ref
-    beside = Path(record_path).parent / ref
-    if beside.is_file():
-        return os.path.normpath(os.path.relpath(beside))
-    return ref
+    """The game a record read from `record_path` names, as a reference that works from here. As imports
+    are held to their roots, a record names only a bundled game, or a `.rules` file inside its own folder
+    (looked for first) or the current one (older records, `rulecraft test`'s failures): a record from a
+    stranger reads no other file. Another game is named on the command line (`play GAME --load FILE`)."""
+    if not _is_path(ref):
+        if (_bundled_games() / f"{ref}.rules").is_file():
+            return ref
+        raise UserError(f"{record_path} names the game '{_short(ref)}', which is no bundled game: name the game "
+                        "on the command line (replay --game GAME, play GAME --load)")
+    if not ref.endswith(".rules"):
+        raise UserError(f"{record_path} names the game '{_short(ref)}', which is not a .rules file")
+    roots = (Path(record_path).parent.resolve(), Path.cwd().resolve())
+    for folder in roots:                    # the path from the record's folder, or (older records) from here
+        try:
+            found = (folder / ref).resolve()
+            if any(found.is_relative_to(root) for root in roots) and found.is_file():
+                return os.path.normpath(os.path.relpath(found))
+        except (OSError, ValueError):      # a name too long for the system, a NUL in it
+            break
+    raise UserError(f"{record_path} names the game file '{_short(ref)}', which is not in its folder or this one: "
+                    "name the game on the command line (replay --game GAME, play GAME --load)")
+
+
+def _short(ref: str) -> str:
+    return ref if len(ref) <= 60 else ref[:60] + "…"
+
+
+def _bundled_games() -> Path:
+    from .. import games        # (a package of rule files, not code)
+    return Path(games.__path__[0])
 
 
 # ----------------------------------------------------------------- reading
-def read(path) -> dict:
+def read(path, game: str | None = None) -> dict:
+    """The record at `path`; with `game`, the game the user named on the command line, used whatever the
+    record names (its rules digest still tells when they differ)."""
     try:
         data = read_regular(path, MAX_BYTES)        # never more, never a wait: a FIFO or `/dev/zero` is refused
         text = data.decode("utf-8")
@@ -305,7 +329,7 @@ def read(path) -> dict:
     if len(data) > MAX_BYTES:
         raise UserError(f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MB: too large to be a rulecraft transcript or save")
     data = parse(text, str(path))
-    data["game"] = game_ref_for(data["game"], path)
+    data["game"] = game_ref_for(data["game"], path) if game is None else game
     return data
 
 

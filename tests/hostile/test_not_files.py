@@ -29,3 +29,39 @@ def test_an_import_replaced_by_a_fifo_after_the_game_was_cached(tmp_path):
     os.mkfifo(tmp_path / "lib.rules")
     for command in ("check", "run"):
         refused(rulecraft(command, "g.rules", cwd=tmp_path, wall=20), "lib.rules")
+
+
+def _logged(tmp_path, **changes) -> str:
+    """A transcript of a game of Nim (a copy of examples/nim.rules beside it), with top lines changed."""
+    shutil.copy(EXAMPLES / "nim.rules", tmp_path / "nim.rules")
+    code, _out, err = rulecraft("run", "nim.rules", "--seed", "3", "-q", "--log", "t.yaml", cwd=tmp_path)
+    assert code == 0, err
+    lines = (tmp_path / "t.yaml").read_text().splitlines()
+    for key, value in changes.items():
+        lines = [f"{key}: {value}" if line.startswith(f"{key}:") else line for line in lines]
+    (tmp_path / "t.yaml").write_text("\n".join(lines) + "\n")
+    return "t.yaml"
+
+
+def test_a_transcript_names_only_a_bundled_game_or_a_rules_file_beside_it(tmp_path):
+    """Case 14: `game: /etc/passwd` was read and parsed; an absolute path to any .rules file played."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(EXAMPLES / "nim.rules", elsewhere / "far.rules")
+    here = tmp_path / "here"
+    here.mkdir()
+    name = _logged(here, game="/etc/passwd")
+    refused(rulecraft("replay", name, cwd=here), "names the game '/etc/passwd', which is not a .rules file")
+    for game in (elsewhere / "far.rules", "../elsewhere/far.rules"):
+        _logged(here, game=game)
+        refused(rulecraft("replay", name, cwd=here), "which is not in its folder or this one")
+    _logged(here, game="passwd")
+    refused(rulecraft("replay", name, cwd=here), "which is no bundled game")
+    # named on the command line, the game is the user's choice (the rules digest still matches)
+    _logged(here, game=elsewhere / "far.rules", rulecraft="save")
+    code, _out, err = rulecraft("play", "nim.rules", "--load", name, cwd=here, input="")
+    assert "names the game" not in err and "Traceback" not in err, err
+    # a transcript beside its game replays from another folder
+    _logged(here)
+    code, _out, err = rulecraft("replay", "here/t.yaml", "-q", cwd=tmp_path)
+    assert code == 0, err
