@@ -19,3 +19,19 @@ def test_control_characters_are_escaped_in_a_document(tmp_path):
         page = (tmp_path / out).read_text(encoding="utf-8")
         assert not any(c in page for c in CONTROLS), out
         assert "Evil\\x1b[2J\\x07 \\u202etitle" in page
+
+
+def test_a_failing_narration_fails_the_same_shown_or_not(tmp_path):
+    """Case 17: with `say "{10 / n}"` and n = 0, `run` ended with a runtime error and `run -q` finished
+    the game. A narration is computed only when shown, so its failure is told and the game goes on in
+    both; `rulecraft test` still finds it."""
+    (tmp_path / "h.rules").write_text('game "Hostile"\nplayers 2\nvar n: Int = 0\nrule play:\n'
+                                      '    player(1) chooses k in 1..2 as "take {k}":\n        say "{10 / n}"\n'
+                                      "score p: Player = 0\n")
+    shown = rulecraft("run", "h.rules", "--seed", "1", cwd=tmp_path)
+    quiet = rulecraft("run", "h.rules", "--seed", "1", "-q", cwd=tmp_path)
+    assert shown[0] == quiet[0] == 0, (shown, quiet)
+    assert "(a narration fails here: division by zero)" in shown[1]
+    assert shown[1].endswith(quiet[1])                     # the same final scores
+    code, out, _err = rulecraft("test", "h.rules", "--explore", "2", "--out", "failures", cwd=tmp_path)
+    assert code == 1 and "division by zero" in out, out
