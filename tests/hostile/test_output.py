@@ -35,3 +35,43 @@ def test_a_failing_narration_fails_the_same_shown_or_not(tmp_path):
     assert shown[1].endswith(quiet[1])                     # the same final scores
     code, out, _err = rulecraft("test", "h.rules", "--explore", "2", "--out", "failures", cwd=tmp_path)
     assert code == 1 and "division by zero" in out, out
+
+
+SWAP = """
+import os, sys
+from pathlib import Path
+from rulecraft import cachedir
+base = Path(sys.argv[1])
+if sys.argv[2] == "open-base":
+    base.mkdir(); base.chmod(0o777)
+    print(cachedir.cache_dir("ast"))
+    sys.exit()
+folder = cachedir.cache_dir("ast")                           # checked: this user's, private
+os.rename(base / "rulecraft", base / "checked")              # then swapped for a link to another folder
+(base / "elsewhere" / "ast").mkdir(parents=True)
+os.symlink(base / "elsewhere", base / "rulecraft")
+cachedir.write_entry(folder / "entry", b"data")
+print(sorted(p.name for p in (base / "elsewhere" / "ast").iterdir()), sorted(p.name for p in (base / "checked" / "ast").iterdir()))
+"""
+
+
+def test_the_cache_folder_is_checked_on_its_handle(tmp_path):
+    """Case 18: the owner and mode of the base folder (~/.cache) were not checked, and the folders were
+    looked up again by name after the check: one swapped in between was followed."""
+    import os
+    import subprocess
+    import sys
+
+    from limited import _limit
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "base"))
+    env.pop("RULECRAFT_NO_CACHE", None)
+
+    def run(*argv):
+        done = subprocess.run([sys.executable, "-c", SWAP, *argv], env=env, capture_output=True, text=True,
+                              preexec_fn=_limit, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert run(str(tmp_path / "base"), "open-base") == "None"          # a base others may write in: no cache
+    (tmp_path / "base").chmod(0o700)
+    assert run(str(tmp_path / "base"), "swap") == "[] ['entry']"        # written where it was checked
