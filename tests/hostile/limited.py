@@ -16,18 +16,21 @@ MEMORY = 2 << 30            # 2 GB
 WALL_SECONDS = 30
 
 
-def _limit():
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+def _limit(cpu: int = CPU_SECONDS, memory: int | None = MEMORY):
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    if memory is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
 
-def rulecraft(*argv, cwd, input: str | bytes | None = None, env=None, wall: float = WALL_SECONDS):
+def rulecraft(*argv, cwd, input: str | bytes | None = None, env=None, wall: float = WALL_SECONDS,
+              cpu: int = CPU_SECONDS, memory: int | None = MEMORY):
     """`rulecraft *argv` under the limits: (exit status, stdout, stderr). A run killed by a limit
     gets a negative status (the signal); one that outlives `wall` is killed and reported as 'hang'."""
     text = not isinstance(input, bytes)
     try:
         done = subprocess.run([sys.executable, "-m", "rulecraft", *map(str, argv)], cwd=cwd, input=input,
-                              capture_output=True, text=text, env=env, preexec_fn=_limit, timeout=wall)
+                              capture_output=True, text=text, env=env, preexec_fn=lambda: _limit(cpu, memory),
+                              timeout=wall)
     except subprocess.TimeoutExpired:
         return "hang", "", ""
     out, err = done.stdout, done.stderr

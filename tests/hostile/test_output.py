@@ -75,3 +75,22 @@ def test_the_cache_folder_is_checked_on_its_handle(tmp_path):
     assert run(str(tmp_path / "base"), "open-base") == "None"          # a base others may write in: no cache
     (tmp_path / "base").chmod(0o700)
     assert run(str(tmp_path / "base"), "swap") == "[] ['entry']"        # written where it was checked
+
+
+def test_ray_starts_privately_whatever_cluster_file_is_left(tmp_path):
+    """Case 19: with a cluster file another process left in Ray's default temp folder, `simulate --backend
+    ray` failed ("When connecting to an existing cluster, num_cpus and num_gpus must not be provided").
+    Without RAY_ADDRESS it starts a private local Ray, and says so. (Ray reserves much memory: no memory
+    limit here; its processes' CPU is limited each.)"""
+    import os
+
+    import pytest
+    pytest.importorskip("ray")
+    (tmp_path / "rt" / "ray").mkdir(parents=True)
+    (tmp_path / "rt" / "ray" / "ray_current_cluster").write_text("127.0.0.1:1")
+    env = dict(os.environ, RAY_TMPDIR=str(tmp_path / "rt"))
+    env.pop("RAY_ADDRESS", None)
+    code, out, err = rulecraft("simulate", "blackmore", "-n", "4", "--players", "2", "--workers", "2",
+                               "--backend", "ray", "--json", cwd=tmp_path, env=env, wall=180, cpu=60, memory=None)
+    assert code == 0, err
+    assert "simulate: Ray: a private local Ray with 2 CPUs" in err
