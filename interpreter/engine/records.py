@@ -38,6 +38,8 @@ FORMAT_VERSION = 1
 
 MAX_PLAYERS = 64                  # the most players rules may state (check/declarations.py)
 MAX_SEED_BITS = 256               # a seed's size (the seeds `run` writes fit in 64 bits)
+MAX_LINES = 20_000                # lines of a record (one entry each), checked before YAML reads them
+MAX_LINE = 64 * 1024              # characters of a line of a record
 MAX_BYTES = 1024 * 1024          # a record larger than this is refused before it is read as YAML (the slow part)
 MAX_DEPTH = 40                   # nesting of collections: a record needs four levels
 
@@ -334,6 +336,7 @@ def read(path, game: str | None = None) -> dict:
 
 
 def parse(text: str, name: str = "the file") -> dict:
+    _refuse_by_shape(text, name)
     try:
         data = _yaml().load(text)
     except (YAMLError, ValueError, RecursionError) as e:
@@ -353,6 +356,20 @@ def parse(text: str, name: str = "the file") -> dict:
     if data["seed"].bit_length() > MAX_SEED_BITS:         # (Python cannot even print one of 4,301 digits)
         raise UserError(f"{name} is damaged: its 'seed' is larger than a seed can be ({MAX_SEED_BITS} bits)")
     return data
+
+
+def _refuse_by_shape(text: str, name: str) -> None:
+    """A record too long or too wide to be one rulecraft wrote is refused before it is read as YAML, which
+    takes about 250 us a line (900 KB took 10 s to refuse). rulecraft writes one entry a line: Weird
+    Sisters' longest game (its limit, 8000 decisions) takes about 8,500 lines of a few hundred characters."""
+    lines = text.count("\n")
+    if lines > MAX_LINES:
+        raise UserError(f"{name} has {lines:,} lines, more than a rulecraft transcript or save holds "
+                        f"({MAX_LINES:,}): too long to be one")
+    widest = max(map(len, text.split("\n")), default=0)
+    if widest > MAX_LINE:
+        raise UserError(f"{name} has a line of {widest:,} characters, more than a rulecraft transcript or save "
+                        f"writes ({MAX_LINE:,}): too wide to be one")
 
 
 RULES_CHANGED = "the rules changed since {name} was recorded; replaying it against the current rules"

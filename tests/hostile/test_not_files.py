@@ -65,3 +65,13 @@ def test_a_transcript_names_only_a_bundled_game_or_a_rules_file_beside_it(tmp_pa
     _logged(here)
     code, _out, err = rulecraft("replay", "here/t.yaml", "-q", cwd=tmp_path)
     assert code == 0, err
+
+
+def test_a_large_transcript_is_refused_by_its_shape_before_it_is_read(tmp_path):
+    """Case 15: a 900 KB transcript took about 10 s of CPU to refuse (read as YAML first)."""
+    _logged(tmp_path)
+    head = (tmp_path / "t.yaml").read_text().split("decisions:\n")[0]
+    (tmp_path / "long.yaml").write_text(head + "decisions:\n" + "- {player: 2, id: 1, label: take 2}\n" * 25_000)
+    refused(rulecraft("replay", "long.yaml", cwd=tmp_path, cpu=3), "long.yaml has 25,010 lines")
+    (tmp_path / "wide.yaml").write_text(head + "decisions:\n- [" + "1, " * 300_000 + "1]\n")
+    refused(rulecraft("replay", "wide.yaml", cwd=tmp_path, cpu=3), "has a line of 900,005 characters")
