@@ -19,6 +19,7 @@ from rulecraft.compile.rules import RuleGen
 from rulecraft.compile.statements import StatementGen
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
+from rulecraft.runtime.helpers import CheckedNarration
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = rulecraft.game_names() + sorted(str(p) for p in (ROOT / "examples").glob("*.rules"))
@@ -154,7 +155,7 @@ def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
     heaviest = source[source.index("def D"):]
     heaviest = heaviest[:heaviest.index("\ndef ")]
     assert "rt_max_by" not in heaviest and "lambda" not in heaviest and "for v" in heaviest
-    sink = []
+    sink = CheckedNarration()      # a narration that fails stops the game here (as in rulecraft test)
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(program, 2, None, 0, sink=sink)
     assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1", "10 2 no yes", "515 Blue 5", "no yes no yes yes", "all weigh"]
@@ -163,7 +164,7 @@ def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
     # without that line, the next fails: `max` of nothing, at the line that used the def
     path.write_text(BEST.replace('    say "{first_heavy([s for s in list(heap) if s.colour == Red])}"\n', ""))
     with pytest.raises(RulesRuntimeError) as failed:
-        machine.new_game(load_file(path), 2, None, 0, sink=[])
+        machine.new_game(load_file(path), 2, None, 0, sink=CheckedNarration())
     assert "max of nothing" in str(failed.value) and "best.rules:34:5" in str(failed.value)
 
 
@@ -226,7 +227,7 @@ def test_a_filters_part_that_fails_first_is_computed_once_when_there_are_element
     assert " if v0 else None" in source
     for guarded in (True, False):
         monkeypatch.setattr(StatementGen, "GUARDED", guarded)
-        sink = []
+        sink = CheckedNarration()      # a narration that fails stops the game here (as in rulecraft test)
         with pytest.raises(RulesRuntimeError) as failed:
             machine.new_game(load_file(path), 2, None, 0, sink=sink)
         assert [render(line[2], None) for line in sink] == ["Blue 1, Blue 3 nothing"], guarded

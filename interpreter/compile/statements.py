@@ -180,12 +180,6 @@ class StatementGen(LoopGen):
         return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
                        or (isinstance(n, ir.DefCall) and not self.x.pure(n.name)) for n in ir.walk(tuple(stmts)))
 
-    def say_cannot_fail(self, s) -> bool:
-        """Can computing a `say` not fail? Then it is written plainly; else its failure, when it is shown,
-        is told and does not stop the game (rt_said_or_failed): `run -q` plays the game `run` plays."""
-        return all(self.cannot_fail(p) for p in s.text.parts if not isinstance(p, str)) and \
-            (s.to is None or self.cannot_fail(s.to))
-
     def cannot_fail(self, e) -> bool:
         """invariants.safe, or a list of such parts over one such list, a fixed collection or a range."""
         if isinstance(e, ir.Comprehension):
@@ -321,11 +315,9 @@ class StatementGen(LoopGen):
             audience = "None"
         else:
             audience = f"rt_told(m, {self.x.src(s.to)}, {s.to.type is T.TEAM})"
-        if self.say_cannot_fail(s):
-            out.append((ind, f"if m.sink is not None: rt_said(m, {audience}, {self.x.segments(s.text)})", s.span))
-            return
         out.append((ind, f"if m.sink is not None: rt_said_or_failed(m, lambda: {audience}, "
-                         f"lambda: {self.x.segments(s.text)})", s.span))     # its failure does not stop the game
+                         f"lambda: {self.x.segments(s.text)})", s.span))
+        # computed only when shown, so its failure (the step budget too) is told and does not stop the game
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])

@@ -289,8 +289,8 @@ def game_ref_from(ref: str, dest) -> str:
 def game_ref_for(ref: str, record_path) -> str:
     """The game a record read from `record_path` names, as a reference that works from here. As imports
     are held to their roots, a record names only a bundled game, or a `.rules` file inside its own folder
-    (looked for first) or the current one (older records, `rulecraft test`'s failures): a record from a
-    stranger reads no other file. Another game is named on the command line (`play GAME --load FILE`)."""
+    or the one above it (`rulecraft test` writes its failures to a folder beside the game) or the current
+    one (older records named their game from there): a record from a stranger reads no other file. Another game is named on the command line (`play GAME --load FILE`)."""
     if not _is_path(ref):
         if (_bundled_games() / f"{ref}.rules").is_file():
             return ref
@@ -298,7 +298,8 @@ def game_ref_for(ref: str, record_path) -> str:
                         "on the command line (replay --game GAME, play GAME --load)")
     if not ref.endswith(".rules"):
         raise UserError(f"{record_path} names the game '{_short(ref)}', which is not a .rules file")
-    roots = (Path(record_path).parent.resolve(), Path.cwd().resolve())
+    here = Path(record_path).parent.resolve()
+    roots = (here, here.parent, Path.cwd().resolve())     # (rulecraft test writes failures one folder down)
     for folder in roots:                    # the path from the record's folder, or (older records) from here
         try:
             found = (folder / ref).resolve()
@@ -306,7 +307,7 @@ def game_ref_for(ref: str, record_path) -> str:
                 return os.path.normpath(os.path.relpath(found))
         except (OSError, ValueError):      # a name too long for the system, a NUL in it
             break
-    raise UserError(f"{record_path} names the game file '{_short(ref)}', which is not in its folder or this one: "
+    raise UserError(f"{record_path} names the game file '{_short(ref)}', which is not in its folder, the one above it or this one: "
                     "name the game on the command line (replay --game GAME, play GAME --load)")
 
 

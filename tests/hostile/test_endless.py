@@ -16,7 +16,7 @@ def _write(tmp_path, body: str, name: str = "h.rules"):
 def test_a_def_calling_itself_twice_spends_the_step_budget(tmp_path):
     """Case 1: recursion that is not deep but wide was never charged."""
     name = _write(tmp_path, "def f(n: Int): Int = if n == 0 then 0 else f(n - 1) + f(n - 1)\n"
-                            'rule play:\n    say "{f(40)}"\n')
+                            'rule play:\n    let x = f(40)\n    say "{x}"\n')
     refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
 
 
@@ -24,7 +24,7 @@ def test_chained_defs_each_calling_the_previous_twice(tmp_path):
     """Case 1: 64 defs, each calling the one before twice: 2^64 calls, read through when shown."""
     defs = "def f0(n: Int): Int = n\n" + "".join(f"def f{i}(n: Int): Int = f{i - 1}(n) + f{i - 1}(n)\n"
                                                   for i in range(1, 65))
-    name = _write(tmp_path, defs + 'rule play:\n    say "{f64(1)}"\n')
+    name = _write(tmp_path, defs + 'rule play:\n    let x = f64(1)\n    say "{f64(1)} {x}"\n')
     refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
 
 

@@ -61,6 +61,8 @@ def _transcript(tmp_path, **changes) -> str:
 def test_a_seed_of_100000_hex_digits(tmp_path):
     """Case 9: `seed: 0xfff…` (100,000 f's) was a ValueError in `replay` (too long to print)."""
     name = _transcript(tmp_path, seed="0x" + "f" * 100_000)
+    refused(rulecraft("replay", name, cwd=tmp_path), "has a line of 100,008 characters")      # (case 15)
+    name = _transcript(tmp_path, seed="0x" + "f" * 4_000)                # 16,000 bits: 4,817 digits
     refused(rulecraft("replay", name, cwd=tmp_path), "its 'seed' is larger than a seed can be")
 
 

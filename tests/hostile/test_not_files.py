@@ -48,13 +48,13 @@ def test_a_transcript_names_only_a_bundled_game_or_a_rules_file_beside_it(tmp_pa
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     shutil.copy(EXAMPLES / "nim.rules", elsewhere / "far.rules")
-    here = tmp_path / "here"
-    here.mkdir()
+    here = tmp_path / "y" / "here"
+    here.mkdir(parents=True)
     name = _logged(here, game="/etc/passwd")
     refused(rulecraft("replay", name, cwd=here), "names the game '/etc/passwd', which is not a .rules file")
-    for game in (elsewhere / "far.rules", "../elsewhere/far.rules"):
+    for game in (elsewhere / "far.rules", "../../elsewhere/far.rules"):     # (not in here, y or the current folder)
         _logged(here, game=game)
-        refused(rulecraft("replay", name, cwd=here), "which is not in its folder or this one")
+        refused(rulecraft("replay", name, cwd=here), "which is not in its folder, the one above it or this one")
     _logged(here, game="passwd")
     refused(rulecraft("replay", name, cwd=here), "which is no bundled game")
     # named on the command line, the game is the user's choice (the rules digest still matches)
@@ -63,7 +63,7 @@ def test_a_transcript_names_only_a_bundled_game_or_a_rules_file_beside_it(tmp_pa
     assert "names the game" not in err and "Traceback" not in err, err
     # a transcript beside its game replays from another folder
     _logged(here)
-    code, _out, err = rulecraft("replay", "here/t.yaml", "-q", cwd=tmp_path)
+    code, _out, err = rulecraft("replay", "y/here/t.yaml", "-q", cwd=tmp_path)
     assert code == 0, err
 
 
