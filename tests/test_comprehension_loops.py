@@ -18,6 +18,7 @@ from rulecraft.compile import codegen
 from rulecraft.compile.options import DEFAULT
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
+from rulecraft.runtime.helpers import CheckedNarration
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = rulecraft.game_names() + sorted(str(p) for p in (ROOT / "examples").glob("*.rules"))
@@ -151,7 +152,7 @@ def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
     heaviest = source[source.index("def D"):]
     heaviest = heaviest[:heaviest.index("\ndef ")]
     assert "rt_max_by" not in heaviest and "lambda" not in heaviest and "for v" in heaviest
-    sink = []
+    sink = CheckedNarration()      # a narration that fails stops the game here (as in rulecraft test)
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(program, 2, None, 0, sink=sink)
     assert [render(line[2], None) for line in sink] == ["Blue 5, White 1, White 1", "10 2 no yes", "515 Blue 5", "no yes no yes yes", "all weigh"]
@@ -160,7 +161,7 @@ def test_a_defs_lets_and_best_are_statements(tmp_path, monkeypatch):
     # without that line, the next fails: `max` of nothing, at the line that used the def
     path.write_text(BEST.replace('    say "{first_heavy([s for s in list(heap) if s.colour == Red])}"\n', ""))
     with pytest.raises(RulesRuntimeError) as failed:
-        machine.new_game(load_file(path), 2, None, 0, sink=[])
+        machine.new_game(load_file(path), 2, None, 0, sink=CheckedNarration())
     assert "max of nothing" in str(failed.value) and "best.rules:34:5" in str(failed.value)
 
 
@@ -219,7 +220,7 @@ def test_a_filters_part_that_fails_fails_at_the_first_element(tmp_path, monkeypa
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     path = tmp_path / "guard.rules"
     path.write_text(GUARD)
-    sink = []
+    sink = CheckedNarration()      # a narration that fails stops the game here (as in rulecraft test)
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(load_file(path), 2, None, 0, sink=sink)
     assert [render(line[2], None) for line in sink] == ["Blue 1, Blue 3 nothing"]

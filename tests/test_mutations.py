@@ -179,7 +179,8 @@ def test_deep_nesting_is_a_diagnostic(shape, depth):
         assert not isinstance(result, RulesError), result.render()
     if isinstance(result, RulesError):
         (d,) = result.diagnostics
-        assert "nested" in d.message and "recursion" not in result.render(), result.render()
+        assert ("nested" in d.message or "larger than 512 KB" in d.message) and "recursion" not in result.render(), \
+            result.render()        # (2000 blocks, each indented one more, are 2 MB: too large to be rules)
 
 
 # ------------------------------------------------------------------ running what was mutated (issue 10)
@@ -293,3 +294,80 @@ def test_any_command_line_ends_with_a_status_not_a_traceback(argv):
         os.chdir(cwd)
     assert code in (0, 1, 2), (argv, err.getvalue())
     assert "internal error" not in err.getvalue() and "Traceback" not in err.getvalue(), (argv, err.getvalue())
+
+
+# ------------------------------------------------------------------ the command line, under limits
+DRIVER = r'''
+import contextlib, io, json, signal, sys
+from pathlib import Path
+from rulecraft.cli.main import main
+
+class Hang(BaseException):
+    pass
+
+def hang(*_):
+    raise Hang()
+
+signal.signal(signal.SIGPROF, hang)
+counts = {"runs": 0, "internal": [], "hang": []}
+for path in sorted(Path(sys.argv[1]).iterdir()):
+    for argv in (["check", str(path)], ["run", str(path), "-q", "--seed", "1"]):
+        err = io.StringIO()
+        signal.setitimer(signal.ITIMER_PROF, float(sys.argv[2]))      # CPU seconds a command may take
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                main(argv)
+        except SystemExit:
+            pass
+        except Hang:
+            counts["hang"].append(" ".join(argv))
+        except BaseException as e:
+            counts["internal"].append(f"{' '.join(argv)}: {type(e).__name__}: {e}")
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        counts["runs"] += 1
+        if "internal error" in err.getvalue() or "Traceback" in err.getvalue():
+            counts["internal"].append(f"{' '.join(argv)}: {err.getvalue()[-300:]}")
+print(json.dumps(counts))
+'''
+MUTANTS = 40                # each through `check` and `run`: about 15 s here (a loaded 2-core machine)
+COMMAND_CPU = 10            # issue 27's line between slow and endless
+
+
+def _mutants(n: int) -> list:
+    """`n` mutants drawn by the `mutated` strategy, the same at every run (derandomized)."""
+    from hypothesis import Phase
+    found = []
+
+    @settings(max_examples=n, derandomize=True, database=None, phases=[Phase.generate])
+    @given(mutated())
+    def collect(case):
+        found.append(case)
+
+    collect()
+    return found[:n]
+
+
+def test_mutants_through_check_and_run_under_the_hostile_limits(tmp_path):
+    """The fuzz target of issue 27: mutated bundled rules through `rulecraft check` and `rulecraft run`,
+    in one subprocess held to 2 GB and each command to 10 s of CPU: zero internal errors, zero hangs."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    folder = tmp_path / "mutants"
+    folder.mkdir()
+    for k, (name, data) in enumerate(_mutants(MUTANTS)):
+        (folder / f"{k:02d}-{name}").write_bytes(data)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+        resource.setrlimit(resource.RLIMIT_CPU, (MUTANTS * 2 * COMMAND_CPU, MUTANTS * 2 * COMMAND_CPU))
+
+    done = subprocess.run([sys.executable, "-c", DRIVER, str(folder), str(COMMAND_CPU)], capture_output=True,
+                          text=True, preexec_fn=limit, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert counts["runs"] == 2 * MUTANTS
+    assert counts["internal"] == [] and counts["hang"] == [], counts

@@ -8,6 +8,7 @@ from rulecraft.engine import machine
 from rulecraft.engine.observe import render
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
+from rulecraft.runtime.helpers import CheckedNarration
 
 RULES = '''game "Owners"
 players 3
@@ -29,7 +30,7 @@ def test_the_owner_of_a_card_and_of_none(tmp_path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
     path = tmp_path / "owners.rules"
     path.write_text(RULES)
-    sink = []
+    sink = CheckedNarration()      # a narration that fails stops the game here (as in rulecraft test)
     with pytest.raises(RulesRuntimeError, match="coin 3 is not in a player's zone, so it has no owner"):
         machine.new_game(load_file(path), 3, None, 0, sink=sink)
     assert [render(line[2], None) for line in sink] == ["Player 3"]

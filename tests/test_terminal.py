@@ -130,7 +130,7 @@ def test_replay_step_is_styled_and_waits_at_a_terminal(tmp_path):
     environment = {**os.environ, "TERM": "xterm-256color"}
     environment.pop("NO_COLOR", None)
     child = pexpect.spawn(sys.executable, ["-m", "rulecraft", "replay", str(ROOT / "tests" / "golden" / "nim.yaml"),
-                                           "--step"], env=environment, cwd=tmp_path, encoding="utf-8", timeout=60)
+                                           "--game", str(ROOT / "examples" / "nim.rules"), "--step"], env=environment, cwd=tmp_path, encoding="utf-8", timeout=60)
     child.expect(r"\[Enter: next decision, q: stop\] ")
     assert "\x1b[1m── decision 1 of 7" in child.before and "\x1b[1;36m  → Player 1: take " in child.before
     child.sendline("q")

@@ -12,6 +12,7 @@ capsys; each works in its own folder, where the failing games are written.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -82,8 +83,10 @@ def test_blackmore_states_invariants_and_a_bound():
 # ------------------------------------------------------------------ the planted bug
 @pytest.fixture
 def planted(capsys, tmp_path):
-    """`rulecraft test` on the planted bug: (exit code, output, transcript path)."""
-    code, out, err = run(capsys, "test", ROOT / "examples" / "blackmore-no-refill.rules", "--explore", "5",
+    """`rulecraft test` on the planted bug: (exit code, output, transcript path). The game is copied into
+    the folder the transcript is written to: a transcript names only a game in its folder (or the current one)."""
+    shutil.copy(ROOT / "examples" / "blackmore-no-refill.rules", tmp_path)
+    code, out, err = run(capsys, "test", tmp_path / "blackmore-no-refill.rules", "--explore", "5",
                          "--out", tmp_path)
     return code, out, tmp_path / "blackmore-no-refill.failure.yaml"
 

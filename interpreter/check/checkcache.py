@@ -24,7 +24,7 @@ from .. import records
 from ..cachedir import cache_dir, read_entry, write_entry
 from ..diagnostics import RulesError, Span
 from . import ir, irdata
-from .places import MAX_RULES_BYTES, bundled_dir, bundled_games, display_path, stdlib_modules
+from .places import bundled_dir, read_rules, bundled_games, display_path, stdlib_modules
 
 
 @records.define
@@ -109,8 +109,7 @@ def _read(name: Path, entry: Path) -> Checked | None:
             return None
         digest, sources = hashlib.sha256(), {}
         for path, shown, sha in files:
-            with open(path, "rb") as f:
-                data = f.read(MAX_RULES_BYTES + 1)     # a file grown past the limit differs: a miss
+            data = read_rules(path)      # a file grown past the limit differs, one no longer a file fails: a miss
             if hashlib.sha256(data).hexdigest() != sha or display_path(Path(path)) != shown:
                 return None
             digest.update(data + b"\0")

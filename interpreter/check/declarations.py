@@ -9,6 +9,7 @@ from .expressions import CARD_ATTRIBUTES
 from .generics import Generics
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, EventSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
 
+MAX_DECISION_LIMIT = 100_000    # the largest `limit decisions` (docs/security.md)
 
 _KIND_WORDS = {"CardDecl": "card type", "ZoneDecl": "zone", "VarDecl": "variable", "CardsDecl": "card set",
                "DefDecl": "def", "RuleDecl": "rule", "EventDecl": "event", "AnytimeDecl": "anytime action",
@@ -148,6 +149,9 @@ class Declarations(Generics):
             elif isinstance(d, ast.LimitDecl):
                 if d.decisions < 1:
                     self.error(d.span, "the limit must be at least one decision")
+                elif d.decisions > MAX_DECISION_LIMIT:     # a game that never ends would run for hours
+                    self.error(d.span, f"the limit must be at most {MAX_DECISION_LIMIT:,} decisions",
+                               "a longer game is no game a person plays: give the rules an end")
                 self.limit = d.decisions
             elif isinstance(d, ast.OutcomeDecl):
                 self.declare_outcome(d)

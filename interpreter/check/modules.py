@@ -21,7 +21,7 @@ import attrs
 from ..diagnostics import Diagnostic, RulesError, did_you_mean
 from ..syntax import ast
 from ..syntax.parser import parse_module
-from .places import MAX_RULES_BYTES, bundled_dir, bundled_games, display_path, resolve_game, stdlib_modules  # noqa: F401 (re-exported)
+from .places import MAX_RULES_BYTES, bundled_dir, read_rules, bundled_games, display_path, resolve_game, stdlib_modules  # noqa: F401 (re-exported)
 
 SINGLETONS = (ast.GameDecl, ast.PlayersDecl, ast.TeamsDecl, ast.LimitDecl, ast.OutcomeDecl)
 
@@ -52,6 +52,7 @@ class _Loader:
         self.stack: list[Path] = []
         self.imported: dict[Path, list] = {}
         self.counter = 0
+        self.size = 0                      # bytes read so far, held to MAX_RULES_BYTES together
 
     def read(self, path: Path, span=None) -> ast.Module | None:
         shown = display_path(path)
@@ -59,14 +60,15 @@ class _Loader:
             if path in self.overlays:
                 data = self.overlays[path].encode("utf-8", "surrogatepass")
             else:
-                with open(path, "rb") as f:
-                    data = f.read(MAX_RULES_BYTES + 1)
+                data = read_rules(path, MAX_RULES_BYTES - self.size)
         except OSError as e:
             self.diags.append(Diagnostic(span or _file_span(shown), f"cannot read {shown}: {e.strerror or e}"))
             return None
-        if len(data) > MAX_RULES_BYTES:
-            self.diags.append(Diagnostic(span or _file_span(shown), f"{shown} is larger than "
-                                         f"{MAX_RULES_BYTES // (1024 * 1024)} MB: too large to be rules"))
+        self.size += len(data)
+        if self.size > MAX_RULES_BYTES:
+            whole = "" if path == self.entry else ", with the files read before it,"
+            self.diags.append(Diagnostic(span or _file_span(shown), f"{shown}{whole} is larger than "
+                                         f"{MAX_RULES_BYTES // 1024} KB: too large to be rules"))
             return None
         try:
             text = data.decode("utf-8")
@@ -277,13 +279,23 @@ def load_declarations(entry: Path, overlays: dict | None = None) -> Loaded:
                   files=loader.files if not overlays else [])
 
 
+def _parsed_or_none(path: Path) -> ast.Module | None:
+    """The file at `path` parsed, or None when it is no regular file, is too large, or does not parse."""
+    try:
+        data = read_rules(path)
+        if len(data) > MAX_RULES_BYTES:
+            return None
+        return parse_module(data.decode("utf-8"), display_path(path))
+    except (OSError, UnicodeDecodeError, RulesError):
+        return None
+
+
 def is_module(path: Path) -> bool:
     """A file that is not a game by itself: no `game`, no `players`, no `rule play` (e.g. stdlib/cards).
 
     A file that `extends` a game is a variant of it, a game, even with no line of its own."""
-    try:
-        module = parse_module(path.read_text(encoding="utf-8"), display_path(path))
-    except (OSError, UnicodeDecodeError, RulesError):
+    module = _parsed_or_none(path)
+    if module is None:
         return False
     return not any(isinstance(d, (ast.GameDecl, ast.PlayersDecl, ast.ExtendsDecl)) or (isinstance(d, ast.RuleDecl) and d.name == "play")
                    for d in module.decls)
@@ -299,9 +311,8 @@ def importers_of(path: Path) -> list[Path]:
     for game in sorted(candidates):
         if game == target:
             continue
-        try:
-            module = parse_module(game.read_text(encoding="utf-8"), display_path(game))
-        except (OSError, UnicodeDecodeError, RulesError):
+        module = _parsed_or_none(game)
+        if module is None:
             continue
         for d in module.decls:
             if isinstance(d, ast.ImportDecl):

@@ -8,7 +8,10 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-MAX_RULES_BYTES = 16 * 1024 * 1024  # a rule file (or an import) larger than this is refused unread
+from ..regularfile import read_regular
+
+MAX_RULES_BYTES = 512 * 1024  # the files of one game (the game, its base, its imports) together; past it, refused
+                              # (docs/security.md: 512 KB of `var` lines check in about 4 s; games/ are under 64 KB)
 
 
 def bundled_dir(package: str) -> Path:
@@ -49,3 +52,9 @@ def resolve_game(ref: str) -> Path:
     if p.is_file():
         return p
     raise FileNotFoundError(ref)
+
+
+def read_rules(path, limit: int = MAX_RULES_BYTES) -> bytes:
+    """At most `limit` + 1 bytes of the regular file `path`: a pipe or a device put in the file's place is
+    an OSError, never a wait (regularfile.py)."""
+    return read_regular(path, limit)

@@ -22,9 +22,11 @@ def cmd_doc(args) -> int:
     from ..document import document
     from ..document.render import html_page, markdown
     from ..loader import game_path
+    from .terminal import safe
     blocks = document(game_path(args.game))
     as_html = args.html or (args.out is not None and args.out.lower().endswith((".html", ".htm")))
-    text = html_page(blocks) if as_html else markdown(blocks)
+    # a file is read in a browser or an editor: the terminal's sanitizer there too (ESC, BEL, bidi overrides)
+    text = safe(html_page(blocks) if as_html else markdown(blocks))
     if args.out is None:
         sys.stdout.write(text)
         return 0

@@ -164,6 +164,9 @@ def _add_replay(sub) -> None:
         "Replay a transcript written by 'run --log' (or a save), checking every decision against the rules "
         "and the recorded result; prints the game like 'run'. An illegal decision is reported by its number."))
     replay.add_argument("file", metavar="FILE", help="the transcript (YAML)")
+    replay.add_argument("--game", metavar="GAME", help=(
+        "the game's rules (a bundled name or a .rules file), when they are not where the transcript says: a "
+        "transcript itself names only a bundled game or a file in its own folder or the current one"))
     replay.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
     replay.add_argument("--step", action="store_true", help=(
         "walk the game decision by decision, showing the table before each one as the deciding player sees it "

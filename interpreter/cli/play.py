@@ -78,7 +78,7 @@ def _resume(args):
     for flag, value in (("--players", args.players), ("--seed", args.seed), ("--set", args.set or None)):
         if value is not None:
             raise UserError(f"{flag} cannot be used with --load: a saved game keeps its own")
-    data = records.read(args.load)
+    data = records.read(args.load, args.game)
     if args.game is not None and not common.same_game(args.game, data["game"]):
         raise UserError(f"{args.load} is a game of {data['game']}, not {args.game}")
     players = data["players"]

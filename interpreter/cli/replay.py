@@ -12,7 +12,7 @@ OK, FAILED = "green", "bold red"
 
 
 def cmd_replay(args) -> int:
-    data = records.read(args.file)
+    data = records.read(args.file, args.game)
     name = args.file
     if args.step or args.omniscient or args.all_options or args.seat is not None:
         from .stepper import cmd_step

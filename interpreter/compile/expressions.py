@@ -20,6 +20,7 @@ from ..check import ir
 from ..check import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from ..runtime.errors import RuleFailure
+from .codegen import TICK
 from .invariants import safe, worth_moving
 from .options import DEFAULT, CompileOptions
 from .shown_text import ShownText
@@ -655,9 +656,16 @@ class ExprGen:
                     else [(1, f"return {self.src(d.body)}", d.span)]
             self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
             self.inlining = inlining
+            if self.calls_defs(d):       # a step per call: defs calling each other twice cannot run unseen
+                lines = [(1, text, d.span) for text in TICK] + lines
             self.ns.define(fname, f"def {fname}({params}):", lines, f"def {e.name}", d.span)
         self.written.elsewhere = True      # a def's own function, not looked into: no table of a part calling it
         return f"{fname}({', '.join(['m'] + [self.src(a) for a in e.args])})"
+
+    def calls_defs(self, d) -> bool:
+        """Does def `d` call another (not a const)? Only such a def's calls spend the step budget: one that
+        calls none does work bounded by its body (its loops spend steps themselves), and is called often."""
+        return any(isinstance(n, ir.DefCall) and not self.prog.defs[n.name].const for n in ir.walk(d.body))
 
     def substituted(self, body, args) -> str:
         """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`:
@@ -707,6 +715,10 @@ class ExprGen:
                 value = None
             except RuleFailure as e:
                 self.diags.append(Diagnostic(d.span, f"the const '{d.name}' cannot be computed: {e}"))
+                value = None
+            except Exception:            # it uses a const that could not be computed (said above): None
+                if not self.diags:
+                    raise
                 value = None
             known = self.const_values[d.name] = self.const(value)
         return known
@@ -1130,9 +1142,9 @@ class ExprGen:
     def comprehension(self, e, filtered: bool = False, truth: bool = False) -> str:
         """`element for … if …` (with `filtered`: `0 for … if … if element`, to count the true ones;
         with `truth`, only the element's truth counts); the parts that are the same for every
-        element are computed once, first."""
+        element are computed once, first. Every `for` spends the step budget by its length."""
         with self.unbinding():
-            first = self.seq(e.fors[0].iterable)
+            first = f"rt_spend(m, {self.seq(e.fors[0].iterable)})"   # a comprehension in a loop spends too
         scope = self.enter_loop({f.slot for f in e.fors})
         restore = []
         try:

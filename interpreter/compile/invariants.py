@@ -28,7 +28,17 @@ def safe(e, local_ok=None, defs=None) -> bool:
     """Can `e` be computed anywhere without failing (and without changing anything)? `local_ok(slot)`
     says it of a local (a parameter of a def being inlined is its argument); by default every local is.
     With `defs` (the program's), a call of a def is safe when its arguments and its body are."""
-    return _safe(e, local_ok or _always, defs, set())
+    global _SAFE_BODIES
+    outer = _SAFE_BODIES
+    _SAFE_BODIES = {} if outer is None else outer
+    try:
+        return _safe(e, local_ok or _always, defs, set())
+    finally:
+        _SAFE_BODIES = outer
+
+
+_SAFE_BODIES = None     # the defs whose bodies were found safe in this call of `safe`: each is looked into
+                        # once (64 defs each calling the one before twice would be 2^64 looks)
 
 
 def _always(_slot) -> bool:
@@ -56,7 +66,14 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
             return False
         if d.const:
             return True
-        return all(_safe(a, ok, defs, calling) for a in e.args) and _safe(d.body, _always, defs, calling | {e.name})
+        if not all(_safe(a, ok, defs, calling) for a in e.args):
+            return False
+        if _SAFE_BODIES is not None and e.name in _SAFE_BODIES:
+            return True
+        body = _safe(d.body, _always, defs, calling | {e.name})
+        if body and _SAFE_BODIES is not None:
+            _SAFE_BODIES[e.name] = True
+        return body
     if isinstance(e, ir.Zone):
         return e.owner is None or (_index_type(e.owner.type) and _safe(e.owner, ok, defs, calling))
     if isinstance(e, ir.BuiltinCall):

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from ..check import ir
 from ..check import types as T
+from ..diagnostics import Diagnostic
 from .invariants import safe
+
+MAX_SHOWN_CALLS = 10_000    # def calls a shown value is read through (docs/security.md)
 
 
 def hidden_as(card_type) -> str:
@@ -103,21 +106,24 @@ class ShownText:
         sure = safe(e) and (self.gen.subst is None or not self.gen.slots_under(e))
         return self.gen.src(e) if sure else f"rt_or_none(lambda: {self.gen.src(e)})"
 
-    def shown_bodies(self, e, bound=frozenset(), chain=(), counted_public=False):
+    def shown_bodies(self, e, bound=frozenset(), chain=(), counted_public=False, seen=None):
         """What a shown value reads: `e` itself, then the body of each def it calls (and so on), each
         yielded with the locals that cannot be named where the text stands. Those are the locals bound
         inside it (by comprehensions, `… by`, `first(… where …)`, a def's `let`s) and, in a def's body,
         the parameters whose arguments read such locals; what they hold is read where they are bound
         (the zone a comprehension goes through, a `let`'s value, the argument). The other parameters
         stand for their arguments while the body is read, as when the def is inlined. With
-        `counted_public`, a def whose zone is only counted (`size(h(p))`) is not read: a zone's size is public."""
+        `counted_public`, a def whose zone is only counted (`size(h(p))`) is not read: a zone's size is public.
+        A def called twice with the same arguments is read once (`seen`), and a const not at all (it reads
+        nothing of the game): defs that each call the one before twice are read in linear time, not 2^n."""
+        seen = set() if seen is None else seen
         nodes = self.gen.under(e)
         counted = {id(x) for n in nodes if _counts_a_zone(n) for x in self.gen.under(n.args)} if counted_public else ()
         bound = set(bound) | {n.slot for n in nodes if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
             {f.slot for n in nodes if isinstance(n, ir.Comprehension) for f in n.fors}
         yield e, bound
         for n in nodes:
-            if not isinstance(n, ir.DefCall) or n.name in chain or id(n) in counted:
+            if not isinstance(n, ir.DefCall) or n.name in chain or id(n) in counted or self.gen.prog.defs[n.name].const:
                 continue
             subst, unnamed = {}, set()
             for i, a in enumerate(n.args):
@@ -125,11 +131,20 @@ class ShownText:
                     unnamed.add(i)
                 else:
                     subst[i] = self.gen.argument(a, brackets=False)
+            key = (n.name, tuple(sorted(subst.items())), frozenset(unnamed))
+            if key in seen:
+                continue
+            seen.add(key)
+            if len(seen) > MAX_SHOWN_CALLS:
+                self.gen.diags.append(Diagnostic(e.span, f"this reads through more than {MAX_SHOWN_CALLS:,} calls "
+                                                 "of defs with different arguments: too many to see what it shows",
+                                                 "compute the value in a `let` step before it is shown"))
+                return
             saved = self.gen.subst, self.gen.plain_subst, self.gen.subst_locals
             self.gen.subst = self.gen.plain_subst = subst
             self.gen.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)
             try:
-                yield from self.shown_bodies(self.gen.prog.defs[n.name].body, unnamed, chain + (n.name,), counted_public)
+                yield from self.shown_bodies(self.gen.prog.defs[n.name].body, unnamed, chain + (n.name,), counted_public, seen)
             finally:
                 self.gen.subst, self.gen.plain_subst, self.gen.subst_locals = saved
 

@@ -175,7 +175,7 @@ class StatementGen(LoopGen):
             elif isinstance(s, ir.Let):
                 ok = self.cannot_fail(s.value)
             else:
-                ok = isinstance(s, (ir.Say, ir.Stop, ir.Break))
+                ok = isinstance(s, (ir.Say, ir.Stop, ir.Break))     # (a say's failure never stops the game)
             if not ok:
                 return False
         return not any(isinstance(n, ir.MakeCard) or (isinstance(n, ir.BuiltinCall) and n.name == "random")
@@ -316,7 +316,9 @@ class StatementGen(LoopGen):
             audience = "None"
         else:
             audience = f"rt_told(m, {self.x.src(s.to)}, {s.to.type is T.TEAM})"
-        out.append((ind, f"if m.sink is not None: rt_said(m, {audience}, {self.x.segments(s.text)})", s.span))
+        out.append((ind, f"if m.sink is not None: rt_said_or_failed(m, lambda: {audience}, "
+                         f"lambda: {self.x.segments(s.text)})", s.span))
+        # computed only when shown, so its failure (the step budget too) is told and does not stop the game
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])

@@ -27,6 +27,7 @@ from ruamel.yaml.events import AliasEvent
 
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import RulesError, UserError
+from ..regularfile import read_regular
 from ..text import few
 from . import machine
 from .session import Session
@@ -35,6 +36,10 @@ from .state import State
 FORMAT_VERSION = 1
 
 
+MAX_PLAYERS = 64                  # the most players rules may state (check/declarations.py)
+MAX_SEED_BITS = 256               # a seed's size (the seeds `run` writes fit in 64 bits)
+MAX_LINES = 20_000                # lines of a record (one entry each), checked before YAML reads them
+MAX_LINE = 64 * 1024              # characters of a line of a record
 MAX_BYTES = 1024 * 1024          # a record larger than this is refused before it is read as YAML (the slow part)
 MAX_DEPTH = 40                   # nesting of collections: a record needs four levels
 
@@ -282,32 +287,57 @@ def game_ref_from(ref: str, dest) -> str:
 
 
 def game_ref_for(ref: str, record_path) -> str:
-    """The game a record read from `record_path` names, as a reference that works from here: a file
-    is looked for beside the record first, then (older records) from the current folder."""
-    if not _is_path(ref) or Path(ref).is_absolute():
-        return ref
-    beside = Path(record_path).parent / ref
-    if beside.is_file():
-        return os.path.normpath(os.path.relpath(beside))
-    return ref
+    """The game a record read from `record_path` names, as a reference that works from here. As imports
+    are held to their roots, a record names only a bundled game, or a `.rules` file inside its own folder
+    or the one above it (`rulecraft test` writes its failures to a folder beside the game) or the current
+    one (older records named their game from there): a record from a stranger reads no other file. Another game is named on the command line (`play GAME --load FILE`)."""
+    if not _is_path(ref):
+        if (_bundled_games() / f"{ref}.rules").is_file():
+            return ref
+        raise UserError(f"{record_path} names the game '{_short(ref)}', which is no bundled game: name the game "
+                        "on the command line (replay --game GAME, play GAME --load)")
+    if not ref.endswith(".rules"):
+        raise UserError(f"{record_path} names the game '{_short(ref)}', which is not a .rules file")
+    here = Path(record_path).parent.resolve()
+    roots = (here, here.parent, Path.cwd().resolve())     # (rulecraft test writes failures one folder down)
+    for folder in roots:                    # the path from the record's folder, or (older records) from here
+        try:
+            found = (folder / ref).resolve()
+            if any(found.is_relative_to(root) for root in roots) and found.is_file():
+                return os.path.normpath(os.path.relpath(found))
+        except (OSError, ValueError):      # a name too long for the system, a NUL in it
+            break
+    raise UserError(f"{record_path} names the game file '{_short(ref)}', which is not in its folder, the one above it or this one: "
+                    "name the game on the command line (replay --game GAME, play GAME --load)")
+
+
+def _short(ref: str) -> str:
+    return ref if len(ref) <= 60 else ref[:60] + "…"
+
+
+def _bundled_games() -> Path:
+    from .. import games        # (a package of rule files, not code)
+    return Path(games.__path__[0])
 
 
 # ----------------------------------------------------------------- reading
-def read(path) -> dict:
+def read(path, game: str | None = None) -> dict:
+    """The record at `path`; with `game`, the game the user named on the command line, used whatever the
+    record names (its rules digest still tells when they differ)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES + 1)            # never more: `/dev/zero` is a file too
+        data = read_regular(path, MAX_BYTES)        # never more, never a wait: a FIFO or `/dev/zero` is refused
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise UserError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
     if len(data) > MAX_BYTES:
         raise UserError(f"{path} is larger than {MAX_BYTES // (1024 * 1024)} MB: too large to be a rulecraft transcript or save")
     data = parse(text, str(path))
-    data["game"] = game_ref_for(data["game"], path)
+    data["game"] = game_ref_for(data["game"], path) if game is None else game
     return data
 
 
 def parse(text: str, name: str = "the file") -> dict:
+    _refuse_by_shape(text, name)
     try:
         data = _yaml().load(text)
     except (YAMLError, ValueError, RecursionError) as e:
@@ -322,7 +352,25 @@ def parse(text: str, name: str = "the file") -> dict:
     for key, typ in (("game", str), ("seed", int), ("players", int), ("decisions", list)):
         if not isinstance(data.get(key), typ) or isinstance(data.get(key), bool):
             raise UserError(f"{name} is damaged: '{key}' is missing or wrong")
+    if not 1 <= data["players"] <= MAX_PLAYERS:              # before anything is made for each player
+        raise UserError(f"{name} is damaged: it says {data['players']} players, but a game has 1 to {MAX_PLAYERS}")
+    if data["seed"].bit_length() > MAX_SEED_BITS:         # (Python cannot even print one of 4,301 digits)
+        raise UserError(f"{name} is damaged: its 'seed' is larger than a seed can be ({MAX_SEED_BITS} bits)")
     return data
+
+
+def _refuse_by_shape(text: str, name: str) -> None:
+    """A record too long or too wide to be one rulecraft wrote is refused before it is read as YAML, which
+    takes about 250 us a line (900 KB took 10 s to refuse). rulecraft writes one entry a line: Weird
+    Sisters' longest game (its limit, 8000 decisions) takes about 8,500 lines of a few hundred characters."""
+    lines = text.count("\n")
+    if lines > MAX_LINES:
+        raise UserError(f"{name} has {lines:,} lines, more than a rulecraft transcript or save holds "
+                        f"({MAX_LINES:,}): too long to be one")
+    widest = max(map(len, text.split("\n")), default=0)
+    if widest > MAX_LINE:
+        raise UserError(f"{name} has a line of {widest:,} characters, more than a rulecraft transcript or save "
+                        f"writes ({MAX_LINE:,}): too wide to be one")
 
 
 RULES_CHANGED = "the rules changed since {name} was recorded; replaying it against the current rules"

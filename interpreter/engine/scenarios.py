@@ -14,6 +14,7 @@ import attrs
 
 from .. import records
 from ..runtime.errors import RulesRuntimeError
+from ..runtime.helpers import CheckedNarration
 from . import machine, observe
 
 
@@ -63,7 +64,7 @@ def _run(program, sc) -> ScenarioResult:
         return ScenarioResult(sc.name, sc.doc, False, why, step.span if step is not None else sc.span)
 
     try:
-        m = machine.new_game(program, players, options, seed, sink=[],
+        m = machine.new_game(program, players, options, seed, sink=CheckedNarration(),
                              setup=arrange or "setup", forced=forced)
     except RulesRuntimeError as e:
         return fail(None, f"the rules failed while setting up: {e}")

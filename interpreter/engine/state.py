@@ -29,7 +29,8 @@ class State:
         self.forced = None           # a scenario's `next random/shuffle is …` still to come: (kind, function of the state)
         self.decisions = 0           # decisions taken so far
         self.program = None
-        self.ticks = 0               # loop iterations left before the step budget stops the rules
+        self.ticks = 2_000_000       # steps left before the step budget stops the rules (machine.STEP_BUDGET);
+                                     # a label or invariant shown before any decision spends from it too
         self.watch = None            # a scenario's check as the option just taken ends its block (engine.scenarios)
 
     @property
@@ -53,6 +54,7 @@ class State:
         c.forced = list(self.forced) if self.forced else None
         c.decisions = self.decisions
         c.program = self.program
+        c.ticks = self.ticks         # (what is shown of a copy spends steps: every comprehension does)
         c.watch = None
         return c
 

@@ -6,8 +6,10 @@ game is checked against the base as it is in the editor.
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -76,8 +78,26 @@ def _to_lsp(d: Diagnostic, a: analysis.Analysis, uri: str) -> lsp.Diagnostic:
 _CACHE: dict = {}     # uri -> (the texts it was analysed with, the analysis): a hover after a change reuses it
 
 
+class _Document:
+    """The text of a document the editor asks about: its buffer when it is open, else the file it names if
+    that is a regular rule file within the size limit (pygls would read any path, /dev/zero too), else ""."""
+
+    def __init__(self, ls: LanguageServer, uri: str):
+        doc = ls.workspace.text_documents.get(unquote(uri))
+        self.path = to_fs_path(uri) if doc is None else doc.path
+        if doc is not None:
+            self.source = doc.source
+            return
+        from ..check.places import MAX_RULES_BYTES, read_rules
+        try:
+            data = read_rules(self.path) if self.path else b""
+            self.source = data.decode("utf-8") if len(data) <= MAX_RULES_BYTES else ""
+        except (OSError, ValueError):
+            self.source = ""
+
+
 def _analyse(ls: LanguageServer, uri: str) -> analysis.Analysis:
-    doc = ls.workspace.get_text_document(uri)
+    doc = _Document(ls, uri)
     overlays = {}
     for other in ls.workspace.text_documents.values():
         if other.uri != uri and other.path:
@@ -163,7 +183,7 @@ def completion(ls: LanguageServer, params: lsp.CompletionParams):
 
 @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbols(ls: LanguageServer, params: lsp.DocumentSymbolParams):
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    doc = _Document(ls, params.text_document.uri)
     try:
         from ..syntax.parser import parse_module
         module = parse_module(doc.source, "document.rules")
@@ -180,7 +200,7 @@ def document_symbols(ls: LanguageServer, params: lsp.DocumentSymbolParams):
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: LanguageServer, params: lsp.DocumentFormattingParams):
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    doc = _Document(ls, params.text_document.uri)
     try:
         result = format_text(doc.source, doc.path or "document.rules")
     except RulesError:
@@ -192,7 +212,38 @@ def formatting(ls: LanguageServer, params: lsp.DocumentFormattingParams):
     return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=result)]
 
 
+MAX_MESSAGE = 16 * 1024 * 1024     # bytes of one JSON-RPC message (a document is at most 512 KB)
+
+
+class _LimitedInput:
+    """The client's stream as pygls reads it (a header line, then a body of Content-Length bytes), with
+    a message too large to be one refused before any of it is read: the server says so and exits 1."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def readline(self) -> bytes:
+        line = self.stream.readline(1024)
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length" and (not value.strip().isdigit() or len(value.strip()) > 9
+                                                           or int(value) > MAX_MESSAGE):
+            self.refuse(f"a message of {value.strip()[:20].decode(errors='replace')} bytes is larger than "
+                        f"{MAX_MESSAGE // (1024 * 1024)} MB, more than an editor sends")
+        return line
+
+    def read(self, n: int) -> bytes:
+        if n > MAX_MESSAGE:
+            self.refuse(f"a message of {n} bytes is larger than {MAX_MESSAGE // (1024 * 1024)} MB")
+        return self.stream.read(n)
+
+    @staticmethod
+    def refuse(sentence: str):
+        sys.__stderr__.write(f"rulecraft lsp: error: {sentence}\n")
+        sys.__stderr__.flush()
+        os._exit(1)        # (from pygls's reading thread: nothing else may run on)
+
+
 def main() -> int:
     # the real standard streams: the CLI wraps sys.stdout in a sanitizer for people, not for JSON-RPC
-    server.start_io(sys.__stdin__.buffer, sys.__stdout__.buffer)
+    server.start_io(_LimitedInput(sys.__stdin__.buffer), sys.__stdout__.buffer)
     return 0

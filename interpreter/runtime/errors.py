@@ -24,8 +24,12 @@ class RulesRuntimeError(Exception):
 STEP_BUDGET = 2_000_000     # steps the rules may run between two decisions (State.ticks counts them down)
 
 
-class StepBudgetSpent(Exception):
-    """Raised when the rules run too long without a decision (a loop's back edge checks it)."""
+class StepBudgetSpent(RuleFailure):
+    """Raised when the rules run too long without a decision (a loop's back edge checks it). A failure of
+    the rules like any other where something shown (a label, a score) spends the budget."""
+
+    def __str__(self):
+        return "it ran out of steps (2,000,000, an endless loop?)"
 
 
 class InternalError(RulesRuntimeError):

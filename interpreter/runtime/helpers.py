@@ -289,8 +289,11 @@ def rt_move_list(m, cards, dst, bottom):
 
 def rt_shuffle(m, z):
     """`shuffle z`; recorded, when the game keeps a chance log, as ("shuffle", decisions so far,
-    the zone instance, its cards in their new order, bottom first)."""
+    the zone instance, its cards in their new order, bottom first). It spends a step per card."""
     items = m.zones[z]
+    m.ticks -= len(items)
+    if m.ticks < 0:
+        raise StepBudgetSpent()
     if m.forced and m.forced[0][0] == "draws":    # Fisher–Yates, each swap decided outside
         draws = m.forced[0][1]
         draws.expect(range(len(items), 1, -1))     # the sizes of its draws, known before the first
@@ -355,7 +358,12 @@ def rt_seg_cards(m, cards, hidden):
     return tuple(out)
 
 
-class ShownLog(list):
+class CheckedNarration(list):
+    """A narration sink that lets a failing narration stop the game (rulecraft test, scenarios): elsewhere
+    a narration that fails is told as failing and the game goes on (rt_said_or_failed)."""
+
+
+class ShownLog(CheckedNarration):
     """A narration sink that also keeps which cards its texts named, with the seats that saw them named
     (the observation property: a card named to a seat has come into its sight, if only in passing)."""
 
@@ -421,6 +429,21 @@ def seal(m, segments) -> tuple:
 def rt_said(m, audience, segments):
     """`say`: the narration, sealed now, for `audience` (a mask of seats, or None for everyone)."""
     m.sink.append(("say", audience, seal(m, segments)))
+
+
+def rt_said_or_failed(m, audience, text):
+    """`say` of a text whose computing may fail, when someone listens (`audience` and `text` compute them).
+    A narration is computed only when shown, so its failure cannot stop the game (`run -q` would play on):
+    its audience is told it failed, and the game goes on, as it does unshown. `rulecraft test` and
+    scenarios (a CheckedNarration sink) raise the failure, so it is found."""
+    try:
+        told = audience()
+        m.sink.append(("say", told, seal(m, text())))
+    except RuleFailure as e:
+        if isinstance(m.sink, CheckedNarration):
+            raise
+        if "told" in locals():
+            m.sink.append(("say", told, (f"(a narration fails here: {e})",)))
 
 
 def rt_no_option(m, who):

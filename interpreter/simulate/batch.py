@@ -8,6 +8,7 @@ more than one machine (`ray.util.multiprocessing.Pool`), never a home-made clust
 from __future__ import annotations
 
 import os
+import sys
 from typing import Callable
 
 from ..diagnostics import UserError
@@ -60,9 +61,24 @@ def _ray_pool(workers: int):
     except ImportError:
         raise UserError("--backend ray needs Ray: pip install 'rulecraft[ray]'") from None
     if not ray.is_initialized():
-        # RAY_ADDRESS (or `ray start --head` on this machine) names an existing cluster; else a local one
-        address = os.environ.get("RAY_ADDRESS")
+        # RAY_ADDRESS names a cluster; else a private local Ray in a temp folder of its own, so a cluster
+        # file another process left in Ray's default folder is never joined (with num_cpus, Ray refuses)
         import logging
-        ray.init(address=address, num_cpus=None if address else workers, include_dashboard=False,
-                 log_to_driver=False, ignore_reinit_error=True, logging_level=logging.ERROR)
+        address = os.environ.get("RAY_ADDRESS")
+        if address:
+            print(f"simulate: Ray: the cluster RAY_ADDRESS names ({address})", file=sys.stderr)
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+        else:
+            import atexit
+            import shutil
+            import tempfile
+            folder = tempfile.mkdtemp(prefix="rulecraft-ray-")
+
+            def stop():
+                ray.shutdown()
+                shutil.rmtree(folder, True)
+            atexit.register(stop)
+            print(f"simulate: Ray: a private local Ray with {workers} CPUs (in {folder})", file=sys.stderr)
+            ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR, _temp_dir=folder)
     return Pool(processes=workers)

@@ -28,13 +28,51 @@ from ..diagnostics import Diagnostic, RulesError, Span
 from . import ast, astdata
 
 
+MAX_NESTING = 100          # brackets within brackets (docs/security.md)
+MAX_TEXT_PARTS = 10_000    # `{…}` in the texts of one file: each is parsed on its own
+MAX_TOKENS = 100_000       # words, numbers, signs of one file (the bundled games have under 13,000)
+
+
+class _TooMuch(Exception):
+    """Past a limit of what one file may hold, found as it is read (before the parser builds anything)."""
+
+    def __init__(self, token, message: str, hint: str):
+        self.token, self.message, self.hint = token, message, hint
+
+    def diagnostic(self, path: str, line_shift: int = 0, col_shift: int = 0) -> Diagnostic:
+        line, col = self.token.line + line_shift, self.token.column + col_shift
+        return Diagnostic(Span(path, line, col, line, col + 1), self.message, self.hint)
+
+
 class _RulesIndenter(Indenter):
+    """Indentation to _INDENT/_DEDENT tokens, and the limits a file's tokens are held to."""
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
     CLOSE_PAREN_types = ["RPAR", "RSQB"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def process(self, stream):
+        self.text_parts = 0
+        return super().process(stream)
+
+    def _process(self, stream):
+        for count, token in enumerate(super()._process(stream)):
+            if count >= MAX_TOKENS:
+                raise _TooMuch(token, f"this file holds more than {MAX_TOKENS:,} words and signs: too many to be rules",
+                               "split the rules into files")
+            if self.paren_level > MAX_NESTING:
+                raise _TooMuch(token, f"brackets are nested more than {MAX_NESTING} deep here",
+                               "split deep expressions into `let` steps or `def`s")
+            if token.type == "INT" and len(token.lstrip("0")) > 13:    # (Python refuses int() of 4,301 digits)
+                raise _TooMuch(token, "this number is too large", "numbers in rules stay below 10^12")
+            if token.type == "STRING":
+                self.text_parts += token.count("{") - 2 * token.count("{{")
+                if self.text_parts > MAX_TEXT_PARTS:
+                    raise _TooMuch(token, f"the texts of this file hold more than {MAX_TEXT_PARTS:,} {{…}} parts",
+                                   "split the rules into files, or compute long texts with `join`")
+            yield token
 
 
 @functools.lru_cache(maxsize=1)
@@ -713,6 +751,8 @@ def _closing_quote(body: str, j: int) -> int:
 def _parse_expr_text(text: str, path: str, line_shift: int, col_shift: int):
     try:
         tree = _lark().parse(text, start="expr")
+    except _TooMuch as e:
+        raise _ParseFailure(e.diagnostic(path, line_shift, col_shift)) from None
     except UnexpectedInput as e:
         d = diagnostic_from_lark(e, path, text)
         s = d.span
@@ -798,6 +838,8 @@ def _parse_uncached(text: str, path: str) -> ast.Module:
         decls = _transform(tree, _ToAst(path))
     except _ParseFailure as f:
         raise RulesError([f.diagnostic], {path: text}) from None
+    except _TooMuch as e:
+        raise RulesError([e.diagnostic(path)], {path: text}) from None
     except DedentError as e:
         line = line_of_dedent(str(e), text)
         raise RulesError([Diagnostic(Span(path, line, 1), "this line's indentation matches no enclosing block",

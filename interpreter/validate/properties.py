@@ -13,7 +13,7 @@ import attrs
 
 from ..runtime.errors import RulesRuntimeError
 from ..engine import determinize, machine, observe, records, views
-from ..runtime.helpers import ShownLog, seal
+from ..runtime.helpers import CheckedNarration, ShownLog, seal
 from ..engine.machine import IllegalDecision
 from ..engine.limits import decision_limit, past_limit
 
@@ -274,7 +274,7 @@ def _play_checked(program, players, options, seed, pick, deep, taken) -> Outcome
     # (a draw per step would double the draws; the refusal seldom depends on the id tried)
     others = random.Random(seed)
     try:                      # narrating: every `say` is evaluated, as `run` would show it
-        m = machine.new_game(program, players, options, seed, sink=[])
+        m = machine.new_game(program, players, options, seed, sink=CheckedNarration())
     except RulesRuntimeError as e:
         raise PropertyFailure("no runtime error", str(e), 0) from None
     step = 0

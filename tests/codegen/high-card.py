@@ -27,7 +27,7 @@ K21 = ((), (0,), (0, 1), (0, 1, 2), (0, 1, 2, 3))
 
 # rules cards: E1
 def E1(m):
-    return tuple([rt_make_card(m, K2, (v0, v1,)) for v0 in K0 for v1 in rt_spend(m, K1)])
+    return tuple([rt_make_card(m, K2, (v0, v1,)) for v0 in rt_spend(m, K0) for v1 in rt_spend(m, K1)])
 
 
 # rules card Rune: E2
@@ -203,7 +203,7 @@ def B19(m, fr, v4):
                 _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
                 if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
             v6 = _b10
-            if m.sink is not None: rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
             _l18 = K21[m.n]; m.ticks -= len(_l18)
             if m.ticks < 0: raise StepBudgetSpent()
             for v9 in _l18:
@@ -298,7 +298,7 @@ def B20(m, fr):
                 _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
                 if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
             v6 = _b10
-            if m.sink is not None: rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
             _l18 = K21[m.n]; m.ticks -= len(_l18)
             if m.ticks < 0: raise StepBudgetSpent()
             for v9 in _l18:
@@ -370,7 +370,7 @@ def W4(m, fr):
                 _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
                 if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
             v6 = _b10
-            if m.sink is not None: rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
             _l18 = K21[m.n]; m.ticks -= len(_l18)
             if m.ticks < 0: raise StepBudgetSpent()
             for v9 in _l18:

@@ -119,7 +119,7 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -157,7 +157,7 @@ def B16(m, fr, v2, choose):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
                 v0 = ((v0) + 1) % m.n
                 m.ticks -= 1
                 if m.ticks < 0: raise StepBudgetSpent()
@@ -187,7 +187,7 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -207,7 +207,7 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -225,7 +225,7 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -280,7 +280,7 @@ def B17(m, fr, choose):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
                 v0 = ((v0) + 1) % m.n
                 m.ticks -= 1
                 if m.ticks < 0: raise StepBudgetSpent()
@@ -310,7 +310,7 @@ def B17(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -330,7 +330,7 @@ def B17(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -348,7 +348,7 @@ def B17(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -397,7 +397,7 @@ def W0(m, fr, choose):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
                 v0 = ((v0) + 1) % m.n
                 m.ticks -= 1
                 if m.ticks < 0: raise StepBudgetSpent()
@@ -427,7 +427,7 @@ def W0(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -447,7 +447,7 @@ def W0(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -465,7 +465,7 @@ def W0(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said(m, None, (K22(m, v0), K23, ))
+                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
