@@ -56,6 +56,8 @@ class Session(Table):
     events: list = attrs.Factory(list)        # what happened, in order (engine.observe reads it for a seat)
     drained: int = 0                          # how far drain_narration has read `events`
     logged: int = 0                           # how many of `chance` are in `events`
+    after: list = attrs.Factory(list)         # the state after the setup and after each decision (copies never
+                                              # changed): a seat's observation history reads them (engine.recall)
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -72,6 +74,7 @@ class Session(Table):
             raise UserError(str(e)) from None
         session = cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
         session.absorb()
+        session.after.append(state.copy())
         return session
 
     def copy(self) -> "Session":
@@ -81,7 +84,7 @@ class Session(Table):
         state.sink = narration if self.state.sink is not None else None
         state.chance = chance if self.state.chance is not None else None
         return Session(self.program, state, self.game_ref, self.seed, dict(self.options), list(self.history),
-                       narration, chance, list(self.events), self.drained, self.logged)
+                       narration, chance, list(self.events), self.drained, self.logged, list(self.after))
 
     def absorb(self) -> None:
         """Move what the rules just said and drew into `events`, after the decision that caused it."""
@@ -140,6 +143,7 @@ class Session(Table):
         self.history.append(Decision(option_id, text, who, seal(self.state, shown)))
         self.events.append(("decision", self.history[-1]))
         self.absorb()
+        self.after.append(self.state.copy())
 
     def told(self, decision: Decision, viewer) -> str:
         """A decision as `viewer` is told it: in full to its chooser (and to everything), else redacted."""

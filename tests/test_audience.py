@@ -1,0 +1,69 @@
+"""Every event has an audience (issue 26): a random draw's value is never told in a seat's news — it
+reaches a seat through what the seat may see (its view, narration, labels) — so a draw into something
+hidden from a seat tells it only that a draw happened. The leak property checks the news and the
+information state (text and tensor) as well as the view, and catches a draw told to everyone."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulecraft
+from rulecraft.engine import observe
+from rulecraft.validate import properties as P
+
+from helpers import get_var
+
+RESERVE = '''game "Reserve"
+players 2
+var reserve: Int, seen by nobody = 0
+var mine: Int per player, seen by owner = 0
+var rounds: Int = 0
+rule play:
+    repeat 3:
+        reserve = random(1..5)
+        player(1).mine = random(10..14)
+        rounds += 1
+        player(1) chooses n in 1..2 as "take {n}":
+            rounds += n
+        player(2) chooses n in 1..2 as "take {n}":
+            rounds += n
+
+score p: Player = rounds
+'''
+
+
+@pytest.fixture
+def reserve(rules_file):
+    return rulecraft.load(str(rules_file(RESERVE)))
+
+
+def test_a_draw_into_a_hidden_value_is_told_as_a_draw(reserve):
+    m = reserve.new(seed=3)
+    secret = get_var(m.session.state, "reserve")
+    mine = get_var(m.session.state, "mine")[0]
+    for seat in (1, 2):
+        told = m.told(seat)
+        assert told and all(line == "a random draw" for line in told), told
+        text = m.information_state_text(seat)
+        assert f"draw: {secret}" not in text and f"draw: {mine}" not in text
+    assert f"mine: {mine}" in m.observation_text(1).replace("Player 1 ", "") or str(mine) in m.observation_text(1)
+    assert str(mine) not in m.observation_text(2)
+    # the omniscient account still names every draw
+    everything = observe.Observer(m.session, None).news()
+    assert f"random draw: {secret} ({secret} of 5)" in everything
+
+
+def test_the_leak_property_catches_a_draw_told_to_everyone(reserve, monkeypatch):
+    """Kept so that removing the filter is caught: with draws told to every seat, as before issue 26,
+    the property fails on this game; with the filter it passes."""
+    def play(seed):
+        rnd = random.Random(seed)
+        P.play_checked(reserve.program, 2, dict(reserve._options), seed, rnd.randrange)
+
+    for seed in range(8):
+        play(seed)
+    monkeypatch.setattr(observe, "_draw_told", lambda session, outcome, viewer: True)
+    with pytest.raises(P.PropertyFailure, match="told only what it may know"):
+        for seed in range(8):
+            play(seed)
