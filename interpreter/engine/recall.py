@@ -99,7 +99,7 @@ class Recall:
             lines += step.news
             if view is None:
                 continue
-            now, before = view_lines(view, name), self.last_lines
+            now, before = _lines(view, name, view_lines), self.last_lines
             if not before:
                 lines += ["  " + line for line in now]
             else:
@@ -111,3 +111,16 @@ class Recall:
             self.joined = "\n".join(([self.joined] if self.joined else []) + lines)
         self.written = len(steps)
         return self.joined
+
+
+def _lines(view, name, view_lines) -> list[str]:
+    """A view as the lines of its text: zones and values, then whose decision it is and, when it is the
+    seat's own, its options (or the result, once the game is over)."""
+    lines = view_lines(view, name)
+    if "scores" in view:
+        lines.append("the game is over: " + ", ".join(f"{k} {v}" for k, v in view["scores"].items()))
+    elif "to_decide" in view:
+        lines.append(f"to decide: {view['to_decide']}")
+        if "options" in view:
+            lines.append("options: " + " | ".join(view["options"]))
+    return lines
