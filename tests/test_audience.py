@@ -106,3 +106,34 @@ def test_a_card_played_face_up_is_named_though_the_trick_is_then_gathered(rules_
     m.apply("play chip 4")                  # given away into player 2's hand: player 3 never sees it
     assert m.told(3)[-1] == "Player 1: play a Chip"
     assert m.told(2)[-1] == "Player 1: play chip 4"
+
+
+COPPERS = '''game "Coppers"
+players 2
+import cards
+card Coin(kind: 1..2, n: 1..3) named "{if kind == 1 then "Copper" else "Silver"}"
+cards coins = [Coin(k, n) for k in 1..2 for n in 1..3]
+zone purse of Coin, seen by nobody
+zone hand of Coin per player, seen by owner
+zone spent of Coin, seen by nobody
+rule setup:
+    move coins to purse
+    shuffle purse
+    for p in players:
+        deal(3, purse, p.hand)
+rule play:
+    repeat 2:
+        for p in players:
+            p chooses c in p.hand as "spend {c}":
+                move c to spent
+score p: Player = 0
+'''
+
+
+def test_no_false_alarm_for_copies_named_alike_in_a_hidden_hand(rules_file):
+    """Issue 26 item 4 (a): two Coppers in a hand, one spent. The check took the other Copper in its
+    second game, and the hand's order then differed: a leak it made up."""
+    game = rulecraft.load(str(rules_file(COPPERS)))
+    for seed in range(12):
+        rnd = random.Random(seed)
+        P.play_checked(game.program, 2, dict(game._options), seed, rnd.randrange)

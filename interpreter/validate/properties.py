@@ -146,9 +146,14 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
             who = first.to_move
             told = machine.label(first.state, choice) if who == viewer else \
                 observe.render(_sealed_if_taken(first.state, choice), viewer)
-            match = next((i for i in second.legal_ids()
-                          if (machine.label(second.state, i) if who == viewer else
-                              observe.render(_sealed_if_taken(second.state, i), viewer)) == told), None)
+            def told_there(i):
+                return machine.label(second.state, i) if who == viewer else \
+                    observe.render(_sealed_if_taken(second.state, i), viewer)
+            # the same option where it is told alike (two Coppers in a hand: the one taken, not its twin,
+            # or the hand's order would differ for a reason the check made up), else one told alike
+            legal = second.legal_ids()
+            match = choice if choice in legal and told_there(choice) == told else \
+                next((i for i in legal if told_there(i) == told), None)
             if match is None:
                 seen_before, in_sight_before = _visible(first.state, viewer), _in_sight(first.state, viewer)
 
