@@ -149,10 +149,11 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
             def told_there(i):
                 return machine.label(second.state, i) if who == viewer else \
                     observe.render(_sealed_if_taken(second.state, i), viewer)
-            # the same option where it is told alike (two Coppers in a hand: the one taken, not its twin,
-            # or the hand's order would differ for a reason the check made up), else one told alike
+            # the viewer's own decision: the same option (two Coppers in its hand: the one taken, not its
+            # twin, or its hand's order would differ for a reason the check made up); another's: the first
+            # told alike (which may differ from the one taken: what sets the games apart may then show)
             legal = second.legal_ids()
-            match = choice if choice in legal and told_there(choice) == told else \
+            match = choice if who == viewer and choice in legal and told_there(choice) == told else \
                 next((i for i in legal if told_there(i) == told), None)
             if match is None:
                 seen_before, in_sight_before = _visible(first.state, viewer), _in_sight(first.state, viewer)
@@ -268,10 +269,11 @@ def _session_on(state):
 
 def _sealed_if_taken(state, option_id):
     """A decision's label as the other seats are told it, sealed as it would be once taken."""
+    from ..engine.session import sealed_label
     shown = machine.shown_label(state, option_id)
     after = state.copy()
     machine.decide(after, option_id)
-    return seal(after, shown)
+    return sealed_label(state, option_id, shown, after)
 
 
 def _first_difference(a, b) -> str:
