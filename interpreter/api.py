@@ -254,11 +254,13 @@ class Match:
         """The seat's information state as numbers, `game.information_state_shape` long: its observation
         tensor, where it last saw each card (rulecraft.tensors `Memory`), then each decision as it was
         told it (perfect recall: see docs/rl.md)."""
+        from .cli.show import view_lines
         viewer = self._viewer(seat)
+        recall = self._recall(viewer)
         if self._memory.steps != self.session.state.decisions:      # moved on other than by `apply`
             self._memory.see(self.session.state)
         return self.game.encoder.encode_information_state(self.session.state, viewer, self._memory.last_seen[viewer],
-                                                          self._recall(viewer).catch_up())
+                                                          recall.catch_up(), recall.digests(view_lines))
 
     def information_state_text(self, seat: int) -> str:
         """The seat's information state as text: its whole observation history (engine.recall) — each

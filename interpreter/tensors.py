@@ -35,7 +35,8 @@ from .engine.views import can_see, sees_value
 from .runtime.helpers import MAX_INT, MAX_LEN
 
 
-HISTORY_WIDTH = 2        # numbers per decision in the information state's history: who, and what they were told
+HISTORY_WIDTH = 3        # numbers per decision in the information state's history: who, what the seat was told
+                         # of the decision, and a checksum of everything it was told and saw in that step
 
 
 class Encoder:
@@ -257,10 +258,11 @@ class Encoder:
     def information_state_size(self) -> int:
         return self.size + self.memory_size + HISTORY_WIDTH * self.history_steps
 
-    def encode_information_state(self, m, viewer: int, last_seen: dict, steps=()) -> list[float]:
+    def encode_information_state(self, m, viewer: int, last_seen: dict, steps=(), digests=()) -> list[float]:
         """The observation, then where the seat last saw each card (`Memory.last_seen[viewer]`), then each
         decision as the seat was told it (`steps`: engine.recall's Steps, the setup first): who took it
-        (seat + 1) and its action id + 1 if the seat was told it in full, -1 if not."""
+        (seat + 1), its action id + 1 if the seat was told it in full, -1 if not, and the step's checksum
+        (`digests`: Recall.digests, a 24-bit number as a fraction of 2**24, exact in a float32)."""
         out = self.encode(m, viewer)
         memory = [0.0] * self.memory_size
         where = {inst: (position, at) for inst, position, at in self.memory_blocks}
@@ -272,6 +274,8 @@ class Encoder:
         for k, step in enumerate(steps[1:self.history_steps + 1]):
             history[HISTORY_WIDTH * k] = step.chooser + 1.0
             history[HISTORY_WIDTH * k + 1] = -1.0 if step.told is None else step.told + 1.0
+            if k + 1 < len(digests):
+                history[HISTORY_WIDTH * k + 2] = digests[k + 1] / 16777216.0
         return out + memory + history
 
     def describe(self) -> list[str]:

@@ -17,6 +17,8 @@ them when it is asked, from where it last read: nothing is computed for a seat n
 """
 from __future__ import annotations
 
+import zlib
+
 import attrs
 
 from . import observe, views
@@ -45,7 +47,10 @@ class Recall:
         self.last_view = None
         self.joined = ""              # `text` for the first `written` steps
         self.written = 0
-        self.last_lines: list = []    # the view's lines after step `written` - 1
+        self.last_lines: list = []    # the view's lines after step `chunked` - 1
+        self.chunks: list = []        # each step's lines of `text` (the first `chunked`)
+        self.sums: list = []          # and their checksums
+        self.chunked = 0
 
     def copy(self, session) -> "Recall":
         twin = Recall.__new__(Recall)
@@ -92,25 +97,38 @@ class Recall:
         """The history as text: each step's news, then what changed in its view (indented): the whole view
         after the setup, then each line that differs from the step before as "  N| line" (N counts from 1),
         preceded by "  (M lines)" when the view's length changed — so each view can be rebuilt from it."""
+        digests = self.digests(view_lines)
+        if self.written < len(digests):
+            lines = [line for chunk in self.chunks[self.written:len(digests)] for line in chunk]
+            if lines:
+                self.joined = "\n".join(([self.joined] if self.joined else []) + lines)
+            self.written = len(digests)
+        return self.joined
+
+    def digests(self, view_lines) -> list[int]:
+        """Each step's lines of `text` as a 24-bit checksum (CRC-32's low bits): the information-state tensor
+        holds one per decision, so two histories that differ anywhere give different tensors (but for one
+        chance in 2**24 per pair), even where the difference was only said or seen in passing."""
         name = self.session.state.names[self.viewer]
         steps, seen = self.catch_up(), self.views()
-        lines = []
-        for step, view in zip(steps[self.written:], seen[self.written:]):
-            lines += step.news
-            if view is None:
-                continue
-            now, before = _lines(view, name, view_lines), self.last_lines
-            if not before:
-                lines += ["  " + line for line in now]
-            else:
-                if len(now) != len(before):
-                    lines.append(f"  ({len(now)} lines)")
-                lines += [f"  {i + 1}| {line}" for i, line in enumerate(now) if i >= len(before) or line != before[i]]
-            self.last_lines = now
-        if lines:
-            self.joined = "\n".join(([self.joined] if self.joined else []) + lines)
-        self.written = len(steps)
-        return self.joined
+        if len(self.chunks) != self.chunked:
+            self.chunks, self.sums = self.chunks[:self.chunked], self.sums[:self.chunked]
+        for step, view in zip(steps[self.chunked:], seen[self.chunked:]):
+            lines = list(step.news)
+            if view is not None:
+                now, before = _lines(view, name, view_lines), self.last_lines
+                if not before:
+                    lines += ["  " + line for line in now]
+                else:
+                    if len(now) != len(before):
+                        lines.append(f"  ({len(now)} lines)")
+                    lines += [f"  {i + 1}| {line}" for i, line in enumerate(now)
+                              if i >= len(before) or line != before[i]]
+                self.last_lines = now
+            self.chunks.append(lines)
+            self.sums.append(zlib.crc32("\n".join(lines).encode()) & 0xFFFFFF)
+            self.chunked += 1
+        return self.sums if len(self.sums) == self.chunked else self.sums[:self.chunked]
 
 
 def _lines(view, name, view_lines) -> list[str]:

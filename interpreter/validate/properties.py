@@ -14,6 +14,7 @@ import attrs
 
 from ..runtime.errors import RulesRuntimeError
 from ..engine import determinize, machine, observe, records, views
+from ..cli.show import view_lines
 from ..engine.recall import Recall
 from ..runtime import rng
 from ..runtime.helpers import ShownLog, seal
@@ -235,7 +236,8 @@ class _Told:
         self.memory.see(self.session.state)
         o["history"] = [(s.news, v, s.chooser, s.told) for s, v in zip(steps, seen)]
         o["tensor"] = self.encoder.encode_information_state(self.session.state, self.viewer,
-                                                            self.memory.last_seen[self.viewer], steps)
+                                                            self.memory.last_seen[self.viewer], steps,
+                                                            self.recall.digests(view_lines))
         return o
 
 
