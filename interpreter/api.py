@@ -19,6 +19,7 @@ from .engine.session import Session
 from .loader import game_path, load_file
 from .runtime.errors import RulesRuntimeError
 from .tensors import Encoder, Memory
+from .engine.recall import Recall
 
 IllegalAction = IllegalDecision      # an action that is not legal now; the game is unchanged
 Action = Option                      # a legal action: its `id` and its `label` ("play Blue 7")
@@ -131,6 +132,7 @@ class Match:
             memory = Memory(game.players)
             memory.see(session.state)
         self._memory = memory               # where each seat last saw each card (information state)
+        self._recalls: dict = {}             # seat -> its Recall (engine.recall), made when first asked
 
     # ------------------------------------------------------------ whose turn, what is legal
     @property
@@ -235,18 +237,37 @@ class Match:
         self._texts[seat] = "\n".join(lines)
         return self._texts[seat]
 
+    def recall(self, seat: int) -> list:
+        """The seat's observation history (engine.recall): one (Step, view) per step of the game — the
+        setup, then each decision — with what it was told (Step.news; Step.chooser and Step.told say whose
+        decision began it and its id if the seat was told it in full) and its view after it (None where
+        it is unchanged)."""
+        r = self._recall(self._viewer(seat))
+        return list(zip(r.catch_up(), r.views()))
+
+    def _recall(self, viewer: int):
+        if viewer not in self._recalls:
+            self._recalls[viewer] = Recall(self.session, viewer)
+        return self._recalls[viewer]
+
     def information_state_tensor(self, seat: int) -> list[float]:
         """The seat's information state as numbers, `game.information_state_shape` long: its observation
-        tensor, then where it last saw each card (rulecraft.tensors `Memory`)."""
+        tensor, where it last saw each card (rulecraft.tensors `Memory`), then each decision as it was
+        told it (perfect recall: see docs/rl.md)."""
+        from .cli.show import view_lines
         viewer = self._viewer(seat)
+        recall = self._recall(viewer)
         if self._memory.steps != self.session.state.decisions:      # moved on other than by `apply`
             self._memory.see(self.session.state)
-        return self.game.encoder.encode_information_state(self.session.state, viewer, self._memory.last_seen[viewer])
+        return self.game.encoder.encode_information_state(self.session.state, viewer, self._memory.last_seen[viewer],
+                                                          recall.catch_up(), recall.digests(view_lines))
 
     def information_state_text(self, seat: int) -> str:
-        """The seat's information state as text: everything it was told since the start, then its view
-        now. Matches a seat cannot tell apart give it the same text."""
-        return "\n".join(self.told(seat) + ["--"] + [self.observation_text(seat)])
+        """The seat's information state as text: its whole observation history (engine.recall) — each
+        step's news, then its view when it changed. Matches a seat cannot tell apart give it the same
+        text; matches it can tell apart, different ones."""
+        from .cli.show import view_lines
+        return self._recall(self._viewer(seat)).text(view_lines)
 
     # ------------------------------------------------------------ the result
     @property
@@ -289,6 +310,7 @@ class Match:
     def clone(self) -> "Match":
         """An independent copy: playing one does not change the other."""
         twin = Match(self.game, self.session.copy(), self._memory.copy())
+        twin._recalls = {v: r.copy(twin.session) for v, r in self._recalls.items()}
         for seat, (lines, observer) in self._told.items():
             reader = observe.Observer(twin.session, observer.viewer)
             reader.read = observer.read

@@ -35,6 +35,10 @@ from .engine.views import can_see, sees_value
 from .runtime.helpers import MAX_INT, MAX_LEN
 
 
+HISTORY_WIDTH = 3        # numbers per decision in the information state's history: who, what the seat was told
+                         # of the decision, and a checksum of everything it was told and saw in that step
+
+
 class Encoder:
     """The observation encoding of one program at one player count."""
 
@@ -237,23 +241,42 @@ class Encoder:
         return blocks
 
     @functools.cached_property
-    def information_state_size(self) -> int:
+    def memory_size(self) -> int:
         blocks = self.memory_blocks
         if not blocks:
-            return self.size
+            return 0
         inst, position, at = blocks[-1]
-        return self.size + at + max(position.values(), default=-1) + 1
+        return at + max(position.values(), default=-1) + 1
 
-    def encode_information_state(self, m, viewer: int, last_seen: dict) -> list[float]:
-        """The observation, then where the seat last saw each card (`Memory.last_seen[viewer]`)."""
+    @functools.cached_property
+    def history_steps(self) -> int:
+        """The decisions the history part has room for: the rules' limit (engine.limits)."""
+        from .engine.limits import decision_limit
+        return decision_limit(self.program)
+
+    @functools.cached_property
+    def information_state_size(self) -> int:
+        return self.size + self.memory_size + HISTORY_WIDTH * self.history_steps
+
+    def encode_information_state(self, m, viewer: int, last_seen: dict, steps=(), digests=()) -> list[float]:
+        """The observation, then where the seat last saw each card (`Memory.last_seen[viewer]`), then each
+        decision as the seat was told it (`steps`: engine.recall's Steps, the setup first): who took it
+        (seat + 1), its action id + 1 if the seat was told it in full, -1 if not, and the step's checksum
+        (`digests`: Recall.digests, a 24-bit number as a fraction of 2**24, exact in a float32)."""
         out = self.encode(m, viewer)
-        memory = [0.0] * (self.information_state_size - self.size)
+        memory = [0.0] * self.memory_size
         where = {inst: (position, at) for inst, position, at in self.memory_blocks}
         for card, inst in last_seen.items():
             position, at = where[inst]
             if card in position:
                 memory[at + position[card]] += 1.0
-        return out + memory
+        history = [0.0] * (HISTORY_WIDTH * self.history_steps)
+        for k, step in enumerate(steps[1:self.history_steps + 1]):
+            history[HISTORY_WIDTH * k] = step.chooser + 1.0
+            history[HISTORY_WIDTH * k + 1] = -1.0 if step.told is None else step.told + 1.0
+            if k + 1 < len(digests):
+                history[HISTORY_WIDTH * k + 2] = digests[k + 1] / 16777216.0
+        return out + memory + history
 
     def describe(self) -> list[str]:
         """The layout as lines of text: offset, length, name (for documentation and debugging)."""

@@ -61,7 +61,18 @@ def event_text(session, event, viewer) -> str | None:
             return f"{name} is shuffled: {', '.join(program.card_names[c] for c in order) or 'empty'}"
         return f"{name} is shuffled"
     _r, _after, count, k, shown = outcome
-    return f"random draw: {shown} ({k + 1} of {count})"
+    if _draw_told(session, outcome, viewer):
+        return f"random draw: {shown} ({k + 1} of {count})"
+    return "a random draw"
+
+
+def _draw_told(session, outcome, viewer) -> bool:
+    """Is a `random(...)` draw's value told in `viewer`'s news? Only to the omniscient account. To a
+    seat the value is never told here: where it goes (a variable, a card moved, a narration) decides
+    whether the seat may see it, and it reaches the seat there — in its view, a label or a `say` —
+    sealed by the same `seen by` that filters everything else. Telling it here would tell it to every
+    seat, whatever it went into (issue 26)."""
+    return viewer is None
 
 
 class Observer:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import attrs
 
 from ..diagnostics import UserError
-from ..runtime.helpers import seal
+from ..runtime.helpers import ShownLog, seal
 from . import machine, observe
 from .whereabouts import Whereabouts
 from .limits import PastLimit, decision_limit, past_limit
@@ -21,6 +21,48 @@ class Decision:
     label: str
     player: int
     shown: tuple = ()        # the label as the other seats are shown it (engine.observe), sealed once taken
+
+
+def sealed_label(before, option_id: int, shown, after) -> tuple:
+    """A decision's label (`shown`, machine.shown_label) as the other seats are told it, fixed from what
+    each could see when it was taken: a card in it is named to a seat that sees it once the step is over
+    (`after`) or that saw it as the option's block ended — played face up to a table, though the trick is
+    gathered into a pile nobody sees before the next decision. The block's end is found by taking the
+    decision again from `before` (a copy of the game then) in the rules compiled with the calls the state's
+    watch needs (loader: `program.watched`, also a scenario's); only when a card of the label is still
+    hidden from someone after the step, and not where chance is decided outside (an adapter's draws)."""
+    sealed = seal(after, shown)
+    program = before.program
+    if all(type(x) is str for x in sealed) or before.forced or getattr(program, "watched", None) is None:
+        return sealed
+    m = before.copy()
+    m.program, m.sink, m.chance = program.watched(), [], None
+    index, frame = m.pending[0], m.stack[-1]
+    then = []
+
+    log = after.sink if type(after.sink) is ShownLog else []     # the leak property's: what was named to whom
+
+    def block_ends(state, fr, i):          # the compiled rules call the state's watch there (compile.rules)
+        if i == index and fr is frame:
+            state.watch, narration, state.sink = None, state.sink, log
+            then.append(seal(state, shown))
+            state.sink = narration
+    m.watch = block_ends
+    try:
+        machine.decide(m, option_id)
+    except Exception:     # noqa: BLE001 - it failed for real already, or it will: the label stays as sealed
+        return sealed
+    if not then:
+        return sealed
+    everyone = (1 << after.n) - 1
+    out = []
+    for a, b in zip(then[0], sealed):
+        if type(a) is str or type(b) is str:
+            out.append(a if type(a) is str else b)
+        else:
+            mask = a[1] | b[1]
+            out.append(a[0] if mask == everyone else (a[0], mask, a[2]))
+    return tuple(out)
 
 
 class Table:
@@ -59,6 +101,8 @@ class Session(Table):
     drained: int = 0                          # how far drain_narration has read `events`
     logged: int = 0                           # how many of `chance` are in `events`
     whereabouts: Whereabouts | None = None    # what each seat remembers of where the cards went (search agents)
+    after: list = attrs.Factory(list)         # the state after the setup and after each decision (copies never
+                                              # changed): a seat's observation history reads them (engine.recall)
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -76,6 +120,7 @@ class Session(Table):
         session = cls(program, state, game_ref, seed, values, [], sink if sink is not None else [], chance)
         session.whereabouts = Whereabouts(state)
         session.absorb()
+        session.after.append(state.copy())
         return session
 
     def copy(self) -> "Session":
@@ -86,7 +131,8 @@ class Session(Table):
         state.chance = chance if self.state.chance is not None else None
         return Session(self.program, state, self.game_ref, self.seed, dict(self.options), list(self.history),
                        narration, chance, list(self.events), self.drained, self.logged,
-                       whereabouts=self.whereabouts.copy() if self.whereabouts is not None else None)
+                       whereabouts=self.whereabouts.copy() if self.whereabouts is not None else None,
+                       after=list(self.after))
 
     def absorb(self) -> None:
         """Move what the rules just said and drew into `events`, after the decision that caused it."""
@@ -142,12 +188,14 @@ class Session(Table):
             del self.chance[drawn:]
             self.state = before
             raise
-        # sealed after the decision: a card played face up is seen by all, one given away stays hidden
-        self.history.append(Decision(option_id, text, who, seal(self.state, shown)))
+        # sealed with what each seat could see of it: a card played face up is seen by all, one given away
+        # stays hidden
+        self.history.append(Decision(option_id, text, who, sealed_label(before, option_id, shown, self.state)))
         self.events.append(("decision", self.history[-1]))
         self.absorb()
         if self.whereabouts is not None:
             self.whereabouts.note(m)
+        self.after.append(self.state.copy())
 
     def told(self, decision: Decision, viewer) -> str:
         """A decision as `viewer` is told it: in full to its chooser (and to everything), else redacted."""

@@ -7,13 +7,18 @@ every step, so a failure names the step it happened at.
 """
 from __future__ import annotations
 
+import functools
 import random
 
 import attrs
 
 from ..runtime.errors import RulesRuntimeError
 from ..engine import determinize, machine, observe, records, views
+from ..cli.show import view_lines
+from ..engine.recall import Recall
+from ..runtime import rng
 from ..runtime.helpers import CheckedNarration, ShownLog, seal
+from ..tensors import Encoder, Memory
 from ..engine.machine import IllegalDecision
 from ..engine.limits import decision_limit, past_limit
 
@@ -115,7 +120,8 @@ def hidden_otherwise(m, viewer, permute):
 
 def check_observation(m, step, viewer, permute, pick, further: int = 4):
     """Two games that differ only in what `viewer` may not see tell `viewer` the same — its view, who is
-    asked, what it is told — now and after each further decision that is the same as `viewer` is told
+    asked, what it is told, its information state (history and tensor) — now and after each further
+    decision that is the same as `viewer` is told
     it: the viewer's own taken alike, another's taken in the second game as the viewer was told it in
     the first. (A decision with no such counterpart that shows a card to the viewer — played face up,
     at once or by the end of the move it begins — or a decision after which a card comes into the
@@ -125,13 +131,10 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
     if other is None:
         return
     first, second = _session_on(m.copy()), _session_on(other)
-    ours, theirs = observe.Observer(first, viewer), observe.Observer(second, viewer)
+    ours, theirs = _Told(first, viewer), _Told(second, viewer)
     try:
         for k in range(further + 1):
-            seen, also = ours.observe(), theirs.observe()
-            for o in (seen, also):            # the end of a game reveals its result: that is no leak
-                o["view"].pop("scores", None)
-                o["view"].pop("winners", None)
+            seen, also = ours.now(), theirs.now()
             if seen != also:
                 raise PropertyFailure("a seat is told only what it may know",
                                       f"player {viewer + 1} was told something else {k} decision(s) later, in a game "
@@ -144,9 +147,15 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
             who = first.to_move
             told = machine.label(first.state, choice) if who == viewer else \
                 observe.render(_sealed_if_taken(first.state, choice), viewer)
-            match = next((i for i in second.legal_ids()
-                          if (machine.label(second.state, i) if who == viewer else
-                              observe.render(_sealed_if_taken(second.state, i), viewer)) == told), None)
+            def told_there(i):
+                return machine.label(second.state, i) if who == viewer else \
+                    observe.render(_sealed_if_taken(second.state, i), viewer)
+            # the viewer's own decision: the same option (two Coppers in its hand: the one taken, not its
+            # twin, or its hand's order would differ for a reason the check made up); another's: the first
+            # told alike (which may differ from the one taken: what sets the games apart may then show)
+            legal = second.legal_ids()
+            match = choice if who == viewer and choice in legal and told_there(choice) == told else \
+                next((i for i in legal if told_there(i) == told), None)
             if match is None:
                 seen_before, in_sight_before = _visible(first.state, viewer), _in_sight(first.state, viewer)
 
@@ -176,6 +185,67 @@ def check_observation(m, step, viewer, permute, pick, further: int = 4):
         return          # the rules failing here is another property's business
 
 
+def check_chance_told(m, step, viewer, pick, further: int = 4):
+    """Chance reaches `viewer` only through what it may see: two copies of the game that differ only in
+    their random state (which no seat sees: it is the future of every draw) tell `viewer` the same —
+    news and information state — for as long as its view is the same in both. (A draw into something
+    the viewer sees shows in its view: from there the games may differ, and the check ends.)"""
+    first, second = _session_on(m.copy()), _session_on(m.copy())
+    second.state.rng = rng.next_u64(second.state.rng ^ 0x2545F4914F6CDD1D)[1]
+    ours, theirs = _Told(first, viewer), _Told(second, viewer)
+    try:
+        for k in range(further + 1):
+            seen, also = ours.now(), theirs.now()
+            if seen["view"] != also["view"]:
+                return
+            if seen != also:
+                raise PropertyFailure("a seat is told only what it may know",
+                                      f"player {viewer + 1} was told something else {k} decision(s) later, in a game "
+                                      f"that differed only in chance it may not see: {_first_difference(seen, also)}",
+                                      step)
+            if first.over:
+                return
+            ids = first.legal_ids()
+            choice = ids[pick(len(ids))]
+            if choice not in second.legal_ids():
+                return      # hidden chance gave another seat other options: its decision may differ
+            first.take(choice)
+            second.take(choice)
+    except RulesRuntimeError:
+        return
+
+
+class _Told:
+    """Everything `viewer` is told of a session from its start: its view and news (engine.observe), its
+    observation history (engine.recall) and its information state tensor (rulecraft.tensors)."""
+
+    def __init__(self, session, viewer):
+        self.session, self.viewer = session, viewer
+        self.observer = observe.Observer(session, viewer)
+        self.recall = Recall(session, viewer)
+        self.memory = Memory(session.state.n)
+        self.encoder = _encoder(session.program, session.state.n)
+
+    def now(self) -> dict:
+        o = self.observer.observe()
+        steps = self.recall.catch_up()
+        seen = [dict(v) if v is not None else None for v in self.recall.views()]
+        for view in [o["view"]] + [v for v in seen if v is not None]:
+            view.pop("scores", None)            # the end of a game reveals its result: that is no leak
+            view.pop("winners", None)
+        self.memory.see(self.session.state)
+        o["history"] = [(s.news, v, s.chooser, s.told) for s, v in zip(steps, seen)]
+        o["tensor"] = self.encoder.encode_information_state(self.session.state, self.viewer,
+                                                            self.memory.last_seen[self.viewer], steps,
+                                                            self.recall.digests(view_lines))
+        return o
+
+
+@functools.lru_cache(maxsize=16)
+def _encoder(program, players):
+    return Encoder(program, players)
+
+
 def _visible(state, viewer) -> set:
     """The cards `viewer` sees now, or was shown in a text (by name or by a field) since the check began, and the
     secret values the rules revealed (`reveal(x)`) since then."""
@@ -193,6 +263,7 @@ def _session_on(state):
     """A session over a copy of a game, recording what it tells from here on."""
     from ..engine.session import Session
     s = Session(state.program, state, "check", 0, {})
+    s.after.append(state.copy())
     s.narration = ShownLog()
     state.sink, state.chance = s.narration, s.chance
     return s
@@ -200,10 +271,11 @@ def _session_on(state):
 
 def _sealed_if_taken(state, option_id):
     """A decision's label as the other seats are told it, sealed as it would be once taken."""
+    from ..engine.session import sealed_label
     shown = machine.shown_label(state, option_id)
     after = state.copy()
     machine.decide(after, option_id)
-    return seal(after, shown)
+    return sealed_label(state, option_id, shown, after)
 
 
 def _first_difference(a, b) -> str:
@@ -212,7 +284,9 @@ def _first_difference(a, b) -> str:
     for key in a["view"]:
         if a["view"][key] != b["view"].get(key):
             return f"{key}: {a['view'][key]} / {b['view'].get(key)}"
-    return "their views differ"
+    if a.get("history") != b.get("history"):
+        return "their information states (observation histories) differ"
+    return "their information state tensors differ"
 
 
 def check_save_load(m, step):
@@ -287,6 +361,7 @@ def _play_checked(program, players, options, seed, pick, deep, taken) -> Outcome
             viewer = pick(m.n)
             shuffler = random.Random(pick(2**31))       # one draw, not one per card
             check_observation(m, step, viewer, lambda n: _permutation(shuffler, n), pick)
+            check_chance_told(m, step, viewer, pick)
             snapshot = m.copy()
             probe = m.copy()
             try:
