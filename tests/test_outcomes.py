@@ -255,9 +255,11 @@ def test_openspiel_utility_follows_the_declared_outcome(ref, reward, utility, bo
 def test_pettingzoo_rewards_a_cooperative_game_together():
     from rulecraft.rl import pettingzoo as rcpz
     seen = set()
-    for seed in range(6):
+    for seed in range(20):
         env = rcpz.env(str(HERE / "crew.rules"))
         env.reset(seed=seed)
+        for agent in env.possible_agents:       # the agents' random actions seeded too: the same games each run
+            env.action_space(agent).seed(seed)
         totals = dict.fromkeys(env.possible_agents, 0.0)
         for agent in env.agent_iter():
             obs, reward, terminated, truncated, _info = env.last()
