@@ -575,3 +575,29 @@ def test_a_text_hides_what_it_reads_through_the_defs_it_calls(rules_file):
     assert other[1:] == ["a card through a def: (hidden)", "a card as an argument: (hidden)",
                          "a private value through a def: (hidden)", "through a def's parameter: (hidden)",
                          "zones that depend on a loop: (hidden)", "a branch not taken: 0"]
+
+
+def test_the_end_revealing_the_result_is_no_leak_in_the_tensor():
+    """Regression: two Blackmore games that differ only in cards hidden from a seat end with different
+    scores; the last step's checksum in the information-state tensor holds that result, which the end
+    reveals to everyone. The check once called it a leak (`rulecraft test blackmore`, 3 players,
+    hand size 1)."""
+    import random
+    from rulecraft.engine import machine
+    from rulecraft.loader import load
+    from rulecraft.validate import properties
+    program = load("blackmore")
+    m = machine.new_game(program, 3, {"hand_size": 1}, 0, sink=[])
+    states = []
+    while not m.over:
+        states.append(m.copy())
+        machine.decide(m, machine.legal_ids(m)[0])
+    checked = 0
+    for before_end in states[-3:]:
+        for viewer in range(3):
+            for seed in range(6):
+                rnd = random.Random(seed)
+                properties.check_observation(before_end, len(states), viewer,
+                                             lambda n: properties._permutation(rnd, n), lambda n: seed % n)
+                checked += 1
+    assert checked == 54

@@ -18,7 +18,7 @@ from ..cli.show import view_lines
 from ..engine.recall import Recall
 from ..runtime import rng
 from ..runtime.helpers import CheckedNarration, ShownLog, seal
-from ..tensors import Encoder, Memory
+from ..tensors import HISTORY_WIDTH, Encoder, Memory
 from ..engine.machine import IllegalDecision
 from ..engine.limits import decision_limit, past_limit
 
@@ -235,9 +235,14 @@ class _Told:
             view.pop("winners", None)
         self.memory.see(self.session.state)
         o["history"] = [(s.news, v, s.chooser, s.told) for s, v in zip(steps, seen)]
-        o["tensor"] = self.encoder.encode_information_state(self.session.state, self.viewer,
-                                                            self.memory.last_seen[self.viewer], steps,
-                                                            self.recall.digests(view_lines))
+        tensor = self.encoder.encode_information_state(self.session.state, self.viewer,
+                                                       self.memory.last_seen[self.viewer], steps,
+                                                       self.recall.digests(view_lines))
+        if self.session.over and 1 < len(steps) <= self.encoder.history_steps + 1:
+            # the last step's checksum holds the result, which the end reveals, as the view's does
+            end = self.encoder.size + self.encoder.memory_size + HISTORY_WIDTH * (len(steps) - 2) + 2
+            tensor[end] = 0.0
+        o["tensor"] = tensor
         return o
 
 
