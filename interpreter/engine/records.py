@@ -298,11 +298,13 @@ def game_ref_for(ref: str, record_path) -> str:
                         "on the command line (replay --game GAME, play GAME --load)")
     if not ref.endswith(".rules"):
         raise UserError(f"{record_path} names the game '{_short(ref)}', which is not a .rules file")
-    here = Path(record_path).parent.resolve()
-    roots = (here, here.parent, Path.cwd().resolve())     # (rulecraft test writes failures one folder down)
+    # The folders are compared by their written paths, not their resolved ones: a folder the user linked
+    # in (`examples -> ~/games/examples`) is theirs, while `..` out of the roots is still refused.
+    here = Path(os.path.abspath(Path(record_path).parent))
+    roots = (here, here.parent, Path(os.path.abspath(Path.cwd())))   # (rulecraft test writes failures one folder down)
     for folder in roots:                    # the path from the record's folder, or (older records) from here
         try:
-            found = (folder / ref).resolve()
+            found = Path(os.path.normpath(folder / ref))
             if any(found.is_relative_to(root) for root in roots) and found.is_file():
                 return os.path.normpath(os.path.relpath(found))
         except (OSError, ValueError):      # a name too long for the system, a NUL in it

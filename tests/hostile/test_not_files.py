@@ -67,6 +67,22 @@ def test_a_transcript_names_only_a_bundled_game_or_a_rules_file_beside_it(tmp_pa
     assert code == 0, err
 
 
+def test_a_record_finds_its_game_through_a_folder_the_user_linked_in(tmp_path):
+    """The README's `rulecraft test examples/X.rules` then `replay rulecraft-failures/X.failure.yaml`
+    was refused when `examples` was a link to another folder: the check resolved the link first."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(EXAMPLES / "nim.rules", elsewhere / "nim.rules")
+    work = tmp_path / "work"
+    (work / "records").mkdir(parents=True)
+    (work / "examples").symlink_to(elsewhere)
+    code, _out, err = rulecraft("run", "examples/nim.rules", "--seed", "3", "-q", "--log", "records/t.yaml", cwd=work)
+    assert code == 0, err
+    assert "game: ../examples/nim.rules" in (work / "records" / "t.yaml").read_text()
+    code, _out, err = rulecraft("replay", "records/t.yaml", "-q", cwd=work)
+    assert code == 0, err
+
+
 def test_a_large_transcript_is_refused_by_its_shape_before_it_is_read(tmp_path):
     """Case 15: a 900 KB transcript took about 10 s of CPU to refuse (read as YAML first)."""
     _logged(tmp_path)
