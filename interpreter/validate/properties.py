@@ -189,7 +189,9 @@ def check_chance_told(m, step, viewer, pick, further: int = 4):
     """Chance reaches `viewer` only through what it may see: two copies of the game that differ only in
     their random state (which no seat sees: it is the future of every draw) tell `viewer` the same —
     news and information state — for as long as its view is the same in both. (A draw into something
-    the viewer sees shows in its view: from there the games may differ, and the check ends.)"""
+    the viewer sees shows in its view: from there the games may differ, and the check ends; so it does
+    where the rules reveal a secret to the viewer — a Baron's comparison, a Priest's look at a card
+    drawn at random — or show it a card in passing.)"""
     first, second = _session_on(m.copy()), _session_on(m.copy())
     second.state.rng = rng.next_u64(second.state.rng ^ 0x2545F4914F6CDD1D)[1]
     ours, theirs = _Told(first, viewer), _Told(second, viewer)
@@ -209,8 +211,11 @@ def check_chance_told(m, step, viewer, pick, further: int = 4):
             choice = ids[pick(len(ids))]
             if choice not in second.legal_ids():
                 return      # hidden chance gave another seat other options: its decision may differ
+            before = _visible(first.state, viewer), _visible(second.state, viewer)
             first.take(choice)
             second.take(choice)
+            if _passing(first.state, viewer) - before[0] or _passing(second.state, viewer) - before[1]:
+                return      # a secret revealed on purpose, or a card shown in passing: the games may now differ
     except RulesRuntimeError:
         return
 
@@ -257,6 +262,12 @@ def _visible(state, viewer) -> set:
     log = state.sink if isinstance(state.sink, ShownLog) else ShownLog()
     return _in_sight(state, viewer) \
         | {c for c, mask in log.cards.items() if mask >> viewer & 1} | {("revealed", k) for k in range(log.reveals)}
+
+
+def _passing(state, viewer) -> set:
+    """What `viewer` was shown outside its view (`_visible` less the cards in its sight now: one that
+    came into its sight and stayed shows in the view, which the chance check compares)."""
+    return _visible(state, viewer) - _in_sight(state, viewer)
 
 
 def _in_sight(state, viewer) -> set:
