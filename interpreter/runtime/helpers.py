@@ -237,6 +237,17 @@ def rt_seen_leaving(m, cards, src):
             log[c] = log.get(c, 0) | mask
 
 
+def rt_seen_leaving_each(m, cards):
+    """Cards about to be moved one by one (`move c to …`, `move [list] to …`), in the rules compiled with
+    the watch calls: under the observation property each was in sight of the seats that see its zone."""
+    if type(m.sink) is ShownLog:
+        log, masks = m.sink.cards, m.program.seen_masks[m.n]
+        for c in cards:
+            place = m.where[c]
+            if place >= 0:
+                log[c] = log.get(c, 0) | masks[place]
+
+
 def rt_came_from(m, c, n):
     """`c.came_from`: the zone `c` left when it last moved, kept at `m.where[n + c]` (n cards in all)."""
     z = m.where[n + c]

@@ -100,7 +100,8 @@ def hidden_otherwise(m, viewer, permute):
     them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden
     or the rules cannot go on from that copy: midway through a move ("cast a spell", then which) what was
     told already rules some copies out, as `determinize.sample` skips them."""
-    places = determinize.hidden_places(m, viewer)
+    held = _held(m)
+    places = [(z, i) for z, i in determinize.hidden_places(m, viewer) if m.zones[z][i] not in held]
     secrets = [(v, k) for v, k in determinize.hidden_values(m, viewer)
                if not v.table_size and type(determinize.get_value(m, v, k)) in (int, bool)]
     if len(places) < 2 and not secrets:
@@ -116,6 +117,22 @@ def hidden_otherwise(m, viewer, permute):
     except RulesRuntimeError:           # not a game the viewer could be in
         return None
     return other
+
+
+def _held(m) -> set:
+    """The numbers the waiting rules hold in their frames (tuples searched too), which may be cards: those
+    chosen so far by a `chooses some` (issue 26: traded away, they were passed on from the hand they no
+    longer were in, and the check reported the counts it made up), a `let c = …` before a choice. Such
+    a card stays where it is in the other game; so may a card whose number is only a count (fewer
+    cards traded, never a game the viewer could not be in)."""
+    out, todo = set(), [f[2:] for f in m.stack]
+    while todo:
+        for x in todo.pop():
+            if type(x) is int:
+                out.add(x)
+            elif type(x) in (tuple, list):
+                todo.append(x)
+    return out
 
 
 def check_observation(m, step, viewer, permute, pick, further: int = 4):
@@ -276,8 +293,13 @@ def _in_sight(state, viewer) -> set:
 
 
 def _session_on(state):
-    """A session over a copy of a game, recording what it tells from here on."""
+    """A session over a copy of a game, recording what it tells from here on, in the rules compiled with
+    the watch calls (loader: `program.watched`), which tell the log each card that leaves a zone some
+    seats see: it was in their sight, if only in passing (a hand shown face up as its player is knocked
+    out, then gathered into the deck within the same step)."""
     from ..engine.session import Session
+    if getattr(state.program, "watched", None) is not None:
+        state.program = state.program.watched()
     s = Session(state.program, state, "check", 0, {})
     s.after.append(state.copy())
     s.narration = ShownLog()
