@@ -231,3 +231,48 @@ def test_the_memory_in_the_tensor_does_not_tell_copies_apart(rules_file, monkeyp
             from rulecraft.engine import machine
             m = machine.new_game(program, 2, None, seed, sink=[])
             P.check_chance_told(m, 0, 0, lambda n: 0, further=2)
+
+
+BACK = '''game "Back"
+players 3
+card Chip(n: 1..9) named "chip {n}"
+cards chips = [Chip(n) for n in 1..9]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+zone table of Chip
+rule setup:
+    move chips to bag
+    shuffle bag
+    for p in players:
+        repeat 2:
+            move top(bag) to p.hand
+rule play:
+    for p in players:
+        p chooses c in p.hand as "play {c}":
+            move c to table
+            say "{p} shows {c}"
+            move c to bag
+    for p in players:
+        p chooses c in p.hand as "slip {c}":
+            move c to bag
+'''
+
+
+def test_a_card_named_then_put_back_at_once_is_named_in_the_label(rules_file):
+    """Issue 26: a played card that went back into a hidden zone before the option's block ended was
+    told to the others as "play a Chip", though the narration had just named it. A seat that saw the
+    card within the block (named to it, or in a zone it sees that the card left) reads its name; a
+    card slipped from a hand into the bag unseen stays "a Chip". The leak property agrees."""
+    game = rulecraft.load(str(rules_file(BACK)))
+    for seed in range(6):
+        m = game.new(seed=seed)
+        m.play(rulecraft.agent("random", seed=seed))
+        played = [label for _seat, _id, label in m.decisions]
+        for seat in (1, 2, 3):
+            told = [line for line in m.told(seat) if line.startswith("Player ") and ": " in line]
+            for k in range(3):
+                assert told[k] == f"Player {k + 1}: {played[k]}"
+                name = "slip " + ("a Chip" if seat != k + 1 else played[3 + k].removeprefix("slip "))
+                assert told[3 + k] == f"Player {k + 1}: {name}"
+        rnd = random.Random(seed)
+        P.play_checked(game.program, 3, dict(game._options), seed, rnd.randrange)

@@ -31,7 +31,10 @@ def sealed_label(before, option_id: int, shown, after) -> tuple:
     decision again from `before` (a copy of the game then) in the rules compiled with the calls the state's
     watch needs (loader: `program.watched`, also a scenario's), with the same chance: the RNG copied, a
     scenario's fixed outcomes copied, or draws decided outside (an adapter's) told again as they came
-    (`Drawn`); only when a card of the label is still hidden from someone after the step."""
+    (`Drawn`); only when a card of the label is still hidden from someone after the step. A seat that saw
+    the card within the block, if only in passing — named to it in a narration, or in a zone it sees that
+    the card left (`ShownLog`, told by the watched rules) — is told its name too: a card played face up,
+    named, then put back into the bag at once is not "a Chip" to those who just read its name."""
     sealed = seal(after, shown)
     program = before.program
     if all(type(x) is str for x in sealed) or getattr(program, "watched", None) is None:
@@ -42,7 +45,8 @@ def sealed_label(before, option_id: int, shown, after) -> tuple:
         if type(source) is not Drawn:        # outcomes nobody kept: they cannot be told again
             return sealed
         m.forced[0] = ("draws", source.again())
-    m.program, m.sink, m.chance = program.watched(), [], None
+    passing = ShownLog()         # the cards each seat saw within the block: named to it, or in its sight
+    m.program, m.sink, m.chance = program.watched(), passing, None
     index, frame = m.pending[0], m.stack[-1]
     then = []
 
@@ -51,7 +55,7 @@ def sealed_label(before, option_id: int, shown, after) -> tuple:
     def block_ends(state, fr, i):          # the compiled rules call the state's watch there (compile.rules)
         if i == index and fr is frame:
             state.watch, narration, state.sink = None, state.sink, log
-            then.append(seal(state, shown))
+            then.append(seal(state, shown, dict(passing.cards)))
             state.sink = narration
     m.watch = block_ends
     try:
