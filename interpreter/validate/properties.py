@@ -215,7 +215,7 @@ def check_chance_told(m, step, viewer, pick, further: int = 4):
     try:
         for k in range(further + 1):
             seen, also = ours.now(), theirs.now()
-            if seen["view"] != also["view"]:
+            if seen["view"] != also["view"] or _values_seen(first.state, viewer) != _values_seen(second.state, viewer):
                 return
             if seen != also:
                 raise PropertyFailure("a seat is told only what it may know",
@@ -235,6 +235,18 @@ def check_chance_told(m, step, viewer, pick, further: int = 4):
                 return      # a secret revealed on purpose, or a card shown in passing: the games may now differ
     except RulesRuntimeError:
         return
+
+
+def _values_seen(state, viewer) -> list:
+    """The values of the variables `viewer` may see, shown in its view or not (a game with a `sheet`
+    shows its own lines instead: Yacht Dice's faces are told only in its narration)."""
+    hidden = {(id(v), k) for v, k in determinize.hidden_values(state, viewer)}
+    out = []
+    for v in state.program.vars:
+        owners = range(state.n) if v.owner == "player" else \
+            (range(len(state.program.teams)) if v.owner == "team" else [None])
+        out.extend(determinize.get_value(state, v, k) for k in owners if (id(v), k) not in hidden)
+    return out
 
 
 class _Told:
