@@ -309,17 +309,24 @@ class Memory:
         masks = m.program.seen_masks[m.n]
         names = m.program.card_names
         by_name = _cards_by_name(m.program)
-        zones = [(inst, cards) for inst, cards in enumerate(m.zones) if cards]
+        counted = []                     # (instance, seats that see it, name -> how many), each zone once
+        for inst, cards in enumerate(m.zones):
+            if cards and masks[inst]:
+                counts: dict = {}
+                for c in cards:
+                    counts[names[c]] = counts.get(names[c], 0) + 1
+                counted.append((inst, masks[inst], counts))
         for viewer, memory in enumerate(self.last_seen):
             now: dict = {}
-            for inst, cards in zones:
-                if masks[inst] >> viewer & 1:
-                    for c in cards:
-                        counts = now.setdefault(names[c], {})
-                        counts[inst] = counts.get(inst, 0) + 1
+            for inst, mask, counts in counted:
+                if mask >> viewer & 1:
+                    for name, k in counts.items():
+                        now.setdefault(name, {})[inst] = k
             before, away = self._in_sight[viewer], self._away[viewer]
-            for name in before.keys() | now.keys() | away.keys():
+            for name in before.keys() | now.keys():
                 was, seen = before.get(name, {}), now.get(name, {})
+                if was == seen:
+                    continue                 # nothing of this name left or came into sight
                 left = sorted(inst for inst, k in was.items() for _ in range(k - seen.get(inst, 0)))
                 came = sum(max(0, k - was.get(inst, 0)) for inst, k in seen.items())
                 kept = away.get(name, []) + [(self.steps, inst) for inst in left[came:]]
@@ -330,13 +337,13 @@ class Memory:
                     away[name] = kept
                 else:
                     away.pop(name, None)
-            self._in_sight[viewer] = now
-            memory.clear()
-            for name in now.keys() | away.keys():
-                places = sorted(inst for inst, k in now.get(name, {}).items() for _ in range(k))
-                places += sorted(inst for _step, inst in away.get(name, ()))
+                places = sorted(inst for inst, k in seen.items() for _ in range(k))
+                places += sorted(inst for _step, inst in kept)
+                for c in by_name[name]:
+                    memory.pop(c, None)
                 for c, inst in zip(by_name[name], places):
                     memory[c] = inst
+            self._in_sight[viewer] = now
         self.steps = m.decisions
 
     def copy(self) -> "Memory":
