@@ -22,9 +22,10 @@ Segments, in order (`Encoder.layout` lists them with their offsets):
   whether it holds one: 1, then the value). A value the seat may not see is all zeros.
 
 The *information state* (perfect recall) adds what the seat remembers: for each zone instance,
-by name, how many cards the seat last saw there (`Memory`: where each card was when it was last
-in a zone the seat sees; a card still in sight counts where it is). It is built from the seat's
-own sightings, so two games the seat cannot tell apart give it the same numbers.
+by name, how many cards the seat last saw there (`Memory`: where the cards of each name were when
+last in a zone the seat sees, as many as may still be there; a card still in sight counts where it
+is). It is built from the seat's own sightings, by name (copies are not told apart), so two games
+the seat cannot tell apart give it the same numbers.
 """
 from __future__ import annotations
 
@@ -284,25 +285,80 @@ class Encoder:
 
 
 class Memory:
-    """Where each seat last saw each card: updated after every step of a game (`see`), copied with it."""
+    """Where each seat last saw the cards, by name: updated after every step of a game (`see`), copied
+    with it. `last_seen[viewer]` maps cards to the zone instance where the seat last saw one of that
+    name — the cards in its sight where they are, then, for the cards of each name out of its sight,
+    as many places as it may still hold them in, given to that name's cards in a fixed order.
+
+    By name, not by card: copies named alike (three Guards) cannot be told apart, so which one left a
+    zone the seat sees and which one came back is no sighting. Keeping it by card told the seat which
+    copy it was dealt (a Guard it last saw in a discard, or one it never saw), and the tensor of two
+    games it cannot tell apart differed (`rulecraft test`'s leak property found it in a game of rounds
+    of a Love Letter). Each step, per name: the cards that left the seat's sight (fewer in a zone it
+    sees than before, beyond those that came into another it sees) are remembered where they were;
+    remembered places beyond the cards of that name now out of its sight are forgotten, the oldest
+    first. With unique names this is exactly where each card was last seen."""
 
     def __init__(self, players: int):
         self.last_seen: list[dict] = [{} for _ in range(players)]
         self.steps = 0                  # the decisions seen so far
+        self._in_sight: list[dict] = [{} for _ in range(players)]     # name -> {instance: count} at the last step
+        self._away: list[dict] = [{} for _ in range(players)]         # name -> [(step, instance)], out of sight
 
     def see(self, m) -> None:
         masks = m.program.seen_masks[m.n]
+        names = m.program.card_names
+        by_name = _cards_by_name(m.program)
+        counted = []                     # (instance, seats that see it, name -> how many), each zone once
         for inst, cards in enumerate(m.zones):
-            if cards:
-                mask = masks[inst]
-                for viewer, memory in enumerate(self.last_seen):
-                    if mask >> viewer & 1:
-                        for c in cards:
-                            memory[c] = inst
+            if cards and masks[inst]:
+                counts: dict = {}
+                for c in cards:
+                    counts[names[c]] = counts.get(names[c], 0) + 1
+                counted.append((inst, masks[inst], counts))
+        for viewer, memory in enumerate(self.last_seen):
+            now: dict = {}
+            for inst, mask, counts in counted:
+                if mask >> viewer & 1:
+                    for name, k in counts.items():
+                        now.setdefault(name, {})[inst] = k
+            before, away = self._in_sight[viewer], self._away[viewer]
+            for name in before.keys() | now.keys():
+                was, seen = before.get(name, {}), now.get(name, {})
+                if was == seen:
+                    continue                 # nothing of this name left or came into sight
+                left = sorted(inst for inst, k in was.items() for _ in range(k - seen.get(inst, 0)))
+                came = sum(max(0, k - was.get(inst, 0)) for inst, k in seen.items())
+                kept = away.get(name, []) + [(self.steps, inst) for inst in left[came:]]
+                room = len(by_name[name]) - sum(seen.values())
+                if len(kept) > room:
+                    kept = sorted(kept)[len(kept) - room:]
+                if kept:
+                    away[name] = kept
+                else:
+                    away.pop(name, None)
+                places = sorted(inst for inst, k in seen.items() for _ in range(k))
+                places += sorted(inst for _step, inst in kept)
+                for c in by_name[name]:
+                    memory.pop(c, None)
+                for c, inst in zip(by_name[name], places):
+                    memory[c] = inst
+            self._in_sight[viewer] = now
         self.steps = m.decisions
 
     def copy(self) -> "Memory":
         twin = Memory(0)
         twin.last_seen = [dict(d) for d in self.last_seen]
+        twin._in_sight = [dict(d) for d in self._in_sight]       # (replaced whole at each step, never changed)
+        twin._away = [dict(d) for d in self._away]
         twin.steps = self.steps
         return twin
+
+
+@functools.lru_cache(maxsize=16)
+def _cards_by_name(program) -> dict:
+    """Card name -> the ids of the cards shown with it, in order."""
+    out: dict = {}
+    for c, name in enumerate(program.card_names):
+        out.setdefault(name, []).append(c)
+    return out

@@ -136,3 +136,143 @@ def test_no_false_alarm_for_copies_named_alike_in_a_hidden_hand(rules_file):
     for seed in range(12):
         rnd = random.Random(seed)
         P.play_checked(game.program, 2, dict(game._options), seed, rnd.randrange)
+
+
+PEEK = '''game "Peek"
+players 2
+card Chip(n: 1..6) named "chip {n}"
+cards chips = [Chip(n) for n in 1..6]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+var luck: Int, seen by nobody = 0
+rule setup:
+    move chips to bag
+rule play:
+    let p = players[0]
+    p chooses k in 1..2 as "draw {k}":
+        shuffle bag
+        move top(bag) to p.hand
+        luck = random(1..6)
+    p chooses k in 1..2 as "show {k}":
+        say to players[1] "{p} holds {reveal(top(p.hand))}"
+'''
+
+
+def _check_chance_from_the_start(program, viewer):
+    from rulecraft.engine import machine
+    m = machine.new_game(program, 2, None, 0, sink=[])
+    P.check_chance_told(m, 0, viewer, lambda n: 0, further=4)
+
+
+def test_a_card_drawn_then_revealed_on_purpose_is_no_leak_of_chance(rules_file, monkeypatch):
+    """Issue 26 (false leak reports, in a Love Letter): a Baron or a Priest shows one seat a card drawn
+    at random (`say to q "… {reveal(top(p.hand))}"`). Two games that differ only in their random state
+    then tell that seat different cards, on purpose: the chance check stops where a secret is revealed
+    or a card comes into the seat's sight, as the hidden-cards check does. It is not blinded: a draw's
+    value told to every seat, in the step before the reveal, is still caught."""
+    from rulecraft.loader import load_file
+    program = load_file(rules_file(PEEK))
+    _check_chance_from_the_start(program, 1)
+    monkeypatch.setattr(observe, "_draw_told", lambda session, outcome, viewer: True)
+    with pytest.raises(P.PropertyFailure, match="differed only in chance it may not see"):
+        _check_chance_from_the_start(program, 1)
+
+
+COPIES = '''game "Copies"
+players 2
+card Coin(n: 1..3) named "Copper"
+cards coins = [Coin(n) for n in 1..3]
+zone bag of Coin, seen by nobody
+zone table of Coin
+zone hand of Coin per player, seen by owner
+rule setup:
+    move coins to bag
+    shuffle bag
+    move top(bag) to table
+rule play:
+    let p = players[0]
+    p chooses k in 1..2 as "go {k}":
+        move table to bag
+        shuffle bag
+        move top(bag) to p.hand
+'''
+
+
+def test_the_memory_in_the_tensor_does_not_tell_copies_apart(rules_file, monkeypatch):
+    """Issue 26 (found by the leak property in a Love Letter of several rounds): a Copper seen on the
+    table goes back into the bag, and a Copper is dealt from it. Which of the three it was is no
+    sighting, but the information state tensor's memory, kept by card, said whether it was the one seen
+    (the table then remembered empty) or another (the table still remembered holding one): two games the
+    seat cannot tell apart, two tensors. Kept by name (tensors.Memory), one; the chance check caught the
+    difference and still catches a memory kept by card."""
+    game = rulecraft.load(str(rules_file(COPIES)))
+    texts, tensors = set(), set()
+    for seed in range(16):
+        m = game.new(seed=seed)
+        m.apply("go 1")
+        texts.add(m.information_state_text(1))
+        tensors.add(tuple(m.information_state_tensor(1)))
+    assert len(texts) == 1 and len(tensors) == 1
+
+    from rulecraft import tensors
+
+    def by_card(self, m):           # the memory as it was: each card where the seat last saw it
+        masks = m.program.seen_masks[m.n]
+        for inst, cards in enumerate(m.zones):
+            for viewer, memory in enumerate(self.last_seen):
+                if masks[inst] >> viewer & 1:
+                    memory.update(dict.fromkeys(cards, inst))
+        self.steps = m.decisions
+    monkeypatch.setattr(tensors.Memory, "see", by_card)
+    from rulecraft.loader import load_file
+    program = load_file(rules_file(COPIES))
+    with pytest.raises(P.PropertyFailure, match="information state tensors differ"):
+        for seed in range(16):
+            from rulecraft.engine import machine
+            m = machine.new_game(program, 2, None, seed, sink=[])
+            P.check_chance_told(m, 0, 0, lambda n: 0, further=2)
+
+
+BACK = '''game "Back"
+players 3
+card Chip(n: 1..9) named "chip {n}"
+cards chips = [Chip(n) for n in 1..9]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+zone table of Chip
+rule setup:
+    move chips to bag
+    shuffle bag
+    for p in players:
+        repeat 2:
+            move top(bag) to p.hand
+rule play:
+    for p in players:
+        p chooses c in p.hand as "play {c}":
+            move c to table
+            say "{p} shows {c}"
+            move c to bag
+    for p in players:
+        p chooses c in p.hand as "slip {c}":
+            move c to bag
+'''
+
+
+def test_a_card_named_then_put_back_at_once_is_named_in_the_label(rules_file):
+    """Issue 26: a played card that went back into a hidden zone before the option's block ended was
+    told to the others as "play a Chip", though the narration had just named it. A seat that saw the
+    card within the block (named to it, or in a zone it sees that the card left) reads its name; a
+    card slipped from a hand into the bag unseen stays "a Chip". The leak property agrees."""
+    game = rulecraft.load(str(rules_file(BACK)))
+    for seed in range(6):
+        m = game.new(seed=seed)
+        m.play(rulecraft.agent("random", seed=seed))
+        played = [label for _seat, _id, label in m.decisions]
+        for seat in (1, 2, 3):
+            told = [line for line in m.told(seat) if line.startswith("Player ") and ": " in line]
+            for k in range(3):
+                assert told[k] == f"Player {k + 1}: {played[k]}"
+                name = "slip " + ("a Chip" if seat != k + 1 else played[3 + k].removeprefix("slip "))
+                assert told[3 + k] == f"Player {k + 1}: {name}"
+        rnd = random.Random(seed)
+        P.play_checked(game.program, 3, dict(game._options), seed, rnd.randrange)

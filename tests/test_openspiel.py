@@ -381,3 +381,56 @@ def test_a_game_stopped_by_its_decision_limit_is_terminal_and_shared(tmp_path):
     assert taken == 6                                 # the rules' `while true` never ends the game
     assert state.current_player() == pyspiel.PlayerId.TERMINAL and state.legal_actions() == []
     assert state.returns() == [0.5, 0.5]
+
+
+TRICK = '''game "Trick"
+players 3
+card Chip(n: 1..6) named "chip {n}"
+cards chips = [Chip(n) for n in 1..6]
+zone hand of Chip per player, seen by owner
+zone table of Chip
+zone pile of Chip, seen by nobody
+var luck: Int, seen by nobody = 0
+rule setup:
+    for p in players:
+        move [c for c in chips if c.n == p.seat or c.n == p.seat + 3] to p.hand
+rule play:
+    for p in players:
+        p chooses c in p.hand as "play {c}":
+            move c to table
+            luck = random(1..2)
+    move table to pile
+    shuffle pile
+    for p in players:
+        p chooses c in p.hand as "play {c}":
+            give(c, p)
+
+rule give(c: Chip, p: Player):
+    move c to next_player(p).hand
+'''
+
+
+def _told_decisions(state, player):
+    return [line for line in state.information_state_string(player).splitlines() if line.startswith("Player ")]
+
+
+def test_a_card_played_face_up_is_named_through_the_adapter(rules_file):
+    from open_spiel.python.algorithms.get_all_states import get_all_states
+    """Issue 26: the adapter decides chance outside the engine, and a decision's label was sealed at the
+    step's end there: the last card of a trick, face up on the table until the trick was gathered into a
+    pile nobody sees, was told to the others as "play a Chip". The step is taken again with the draws
+    it drew (engine.session `Drawn`), as a Session seals it, so they read its name; a card given away
+    into one hand stays hidden from the third seat."""
+    game = rcos.load_game(str(rules_file(TRICK)), players=3)
+    states = get_all_states(game, depth_limit=-1, include_terminals=True, include_chance_states=False)
+    ends = [s for s in states.values() if s.is_terminal()]
+    assert len(ends) == 2 ** 3 * 2 ** 3 * 6 * 2 ** 2        # the cards played, luck's draws, the shuffle, the gifts
+    for state in ends:
+        played = [label for _seat, _id, label in state._match.decisions]
+        for p in range(3):
+            told = _told_decisions(state, p)
+            assert told[:3] == [f"Player {k + 1}: {played[k]}" for k in range(3)]    # the trick, all named
+            for k in range(3, 6):        # a gift: named to its giver and to the seat it goes to
+                named = p == k - 3 or p == (k - 2) % 3
+                assert told[k] == f"Player {k - 2}: {played[k] if named else 'play a Chip'}"
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)

@@ -263,7 +263,10 @@ class StatementGen(LoopGen):
         """`move`: the generated code is the hot path of every card game, so a card moved is two list
         operations and a store in `m.where`, and names or numbers are used as they are (no alias).
         A program that reads `c.came_from` also stores, after each card's place, the place it left
-        (State.where); only such a program pays for it: the others' code is as if it did not exist."""
+        (State.where); only such a program pays for it: the others' code is as if it did not exist.
+        A card leaving a zone some seats see was in their sight, if only in passing: a whole zone moved
+        tells the leak property so (`rt_seen_leaving`) in every program, a card or a list only in the
+        rules compiled with the watch calls (`watched`), which the property plays."""
         x = self.x
         bottom = "True" if s.bottom else "False"
         wtyp = s.what.type
@@ -283,16 +286,24 @@ class StatementGen(LoopGen):
             out.append((ind + 1, put, s.span))
         elif isinstance(wtyp, T.ListT):
             helper = f"rt_move_list_from(m, {came}, " if came else "rt_move_list(m, "
-            out.append((ind, f"{helper}{x.src(s.what)}, {x.src(s.to)}, {bottom})", s.span))
+            cards = x.src(s.what)
+            if self.watched:
+                cards = self.once(cards, "_l", out, ind, s.span)
+                out.append((ind, f"if m.sink is not None: rt_seen_leaving_each(m, {cards})", s.span))
+            out.append((ind, f"{helper}{cards}, {x.src(s.to)}, {bottom})", s.span))
         elif isinstance(s.what, ir.BuiltinCall) and s.what.name == "top" and not s.bottom:
             # `move top(Z) to X`: pop the top card instead of searching for it
             zone = self.once(x.src(s.what.args[0]), "_z", out, ind, s.span)
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
             out.append((ind, f"_c = (m.zones[{zone}] or rt_top(m, {zone})).pop(); m.zones[{to}].append(_c); "
                              f"m.where[_c] = {to}" + (f"; m.where[_c + {came}] = {zone}" if came else ""), s.span))
+            if self.watched:
+                out.append((ind, f"if m.sink is not None: rt_seen_leaving(m, (_c,), {zone})", s.span))
         else:
             card = self.once(x.src(s.what), "_c", out, ind, s.span)
             to = self.once(x.src(s.to), "_d", out, ind, s.span)
+            if self.watched:
+                out.append((ind, f"if m.sink is not None: rt_seen_leaving_each(m, ({card},))", s.span))
             put = f"m.zones[{to}].insert(0, {card})" if s.bottom else f"m.zones[{to}].append({card})"
             known = self.taken_from.get(id(s))
             if known is not None and not came:

@@ -29,14 +29,24 @@ def sealed_label(before, option_id: int, shown, after) -> tuple:
     (`after`) or that saw it as the option's block ended — played face up to a table, though the trick is
     gathered into a pile nobody sees before the next decision. The block's end is found by taking the
     decision again from `before` (a copy of the game then) in the rules compiled with the calls the state's
-    watch needs (loader: `program.watched`, also a scenario's); only when a card of the label is still
-    hidden from someone after the step, and not where chance is decided outside (an adapter's draws)."""
+    watch needs (loader: `program.watched`, also a scenario's), with the same chance: the RNG copied, a
+    scenario's fixed outcomes copied, or draws decided outside (an adapter's) told again as they came
+    (`Drawn`); only when a card of the label is still hidden from someone after the step. A seat that saw
+    the card within the block, if only in passing — named to it in a narration, or in a zone it sees that
+    the card left (`ShownLog`, told by the watched rules) — is told its name too: a card played face up,
+    named, then put back into the bag at once is not "a Chip" to those who just read its name."""
     sealed = seal(after, shown)
     program = before.program
-    if all(type(x) is str for x in sealed) or before.forced or getattr(program, "watched", None) is None:
+    if all(type(x) is str for x in sealed) or getattr(program, "watched", None) is None:
         return sealed
     m = before.copy()
-    m.program, m.sink, m.chance = program.watched(), [], None
+    if m.forced and m.forced[0][0] == "draws":
+        source = m.forced[0][1]
+        if type(source) is not Drawn:        # outcomes nobody kept: they cannot be told again
+            return sealed
+        m.forced[0] = ("draws", source.again())
+    passing = ShownLog()         # the cards each seat saw within the block: named to it, or in its sight
+    m.program, m.sink, m.chance = program.watched(), passing, None
     index, frame = m.pending[0], m.stack[-1]
     then = []
 
@@ -45,7 +55,7 @@ def sealed_label(before, option_id: int, shown, after) -> tuple:
     def block_ends(state, fr, i):          # the compiled rules call the state's watch there (compile.rules)
         if i == index and fr is frame:
             state.watch, narration, state.sink = None, state.sink, log
-            then.append(seal(state, shown))
+            then.append(seal(state, shown, dict(passing.cards)))
             state.sink = narration
     m.watch = block_ends
     try:
@@ -63,6 +73,41 @@ def sealed_label(before, option_id: int, shown, after) -> tuple:
             mask = a[1] | b[1]
             out.append(a[0] if mask == everyone else (a[0], mask, a[2]))
     return tuple(out)
+
+
+class Drawn:
+    """A step's draws decided outside (the runtime's `("draws", source)`, runtime.helpers), passed on to
+    the source and kept as they come, so that the step can be taken again with the same outcomes
+    (`again`: sealed_label takes the decision again to see where its block ends)."""
+    __slots__ = ("source", "outcomes")
+
+    def __init__(self, source, outcomes=None):
+        self.source, self.outcomes = source, outcomes if outcomes is not None else []
+
+    def expect(self, sizes) -> None:
+        self.source.expect(sizes)
+
+    def below(self, n: int) -> int:
+        k = self.source.below(n)
+        self.outcomes.append(k)
+        return k
+
+    def again(self) -> "Drawn":
+        """A source that answers the same draws with the same outcomes, in order."""
+        return Drawn(_Again(iter(self.outcomes)))
+
+
+class _Again:
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes):
+        self.outcomes = outcomes
+
+    def expect(self, sizes) -> None:
+        pass
+
+    def below(self, n: int) -> int:
+        return next(self.outcomes)
 
 
 class Table:
@@ -177,6 +222,8 @@ class Session(Table):
         who = machine.chooser(m)
         text = machine.label(m, option_id)
         shown = machine.shown_label(m, option_id)
+        if m.forced and m.forced[0][0] == "draws" and type(m.forced[0][1]) is not Drawn:
+            m.forced = [("draws", Drawn(m.forced[0][1]))] + m.forced[1:]     # kept for sealed_label
         before = m.copy(keep_logs=True)
         mark, drawn = len(self.narration), len(self.chance)
         try:

@@ -237,6 +237,17 @@ def rt_seen_leaving(m, cards, src):
             log[c] = log.get(c, 0) | mask
 
 
+def rt_seen_leaving_each(m, cards):
+    """Cards about to be moved one by one (`move c to …`, `move [list] to …`), in the rules compiled with
+    the watch calls: under the observation property each was in sight of the seats that see its zone."""
+    if type(m.sink) is ShownLog:
+        log, masks = m.sink.cards, m.program.seen_masks[m.n]
+        for c in cards:
+            place = m.where[c]
+            if place >= 0:
+                log[c] = log.get(c, 0) | masks[place]
+
+
 def rt_came_from(m, c, n):
     """`c.came_from`: the zone `c` left when it last moved, kept at `m.where[n + c]` (n cards in all)."""
     z = m.where[n + c]
@@ -390,8 +401,9 @@ def rt_reveal(m, value):
     return value
 
 
-def seal(m, segments) -> tuple:
-    """A flat tuple of strings (seen by all) and (name, seats that see it, what it is when hidden)."""
+def seal(m, segments, seen=None) -> tuple:
+    """A flat tuple of strings (seen by all) and (name, seats that see it, what it is when hidden).
+    `seen`: card -> the seats that saw it before now, if only in passing (engine.session.sealed_label)."""
     out = []
     masks = m.program.seen_masks[m.n]
     everyone = (1 << m.n) - 1
@@ -404,6 +416,8 @@ def seal(m, segments) -> tuple:
         elif len(s) == 4 and s[0] == "card":
             place = m.where[s[2]]
             mask = masks[place] if place >= 0 else everyone       # out of play: nothing secret about it
+            if seen:
+                mask |= seen.get(s[2], 0)
             if log is not None:
                 log[s[2]] = log.get(s[2], 0) | mask
             out.append(s[1] if mask == everyone else (s[1], mask, s[3]))
@@ -412,7 +426,7 @@ def seal(m, segments) -> tuple:
             mask &= everyone
             for c in cards:
                 if c is not None and m.where[c] >= 0:
-                    mask &= masks[m.where[c]]
+                    mask &= masks[m.where[c]] | (seen.get(c, 0) if seen else 0)
             for z in zones:
                 if z is not None:
                     mask &= masks[z]

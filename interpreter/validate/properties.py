@@ -100,7 +100,8 @@ def hidden_otherwise(m, viewer, permute):
     them shuffled among hidden places, the values hidden from them changed), or None if nothing is hidden
     or the rules cannot go on from that copy: midway through a move ("cast a spell", then which) what was
     told already rules some copies out, as `determinize.sample` skips them."""
-    places = determinize.hidden_places(m, viewer)
+    held = _held(m)
+    places = [(z, i) for z, i in determinize.hidden_places(m, viewer) if m.zones[z][i] not in held]
     secrets = [(v, k) for v, k in determinize.hidden_values(m, viewer)
                if not v.table_size and type(determinize.get_value(m, v, k)) in (int, bool)]
     if len(places) < 2 and not secrets:
@@ -116,6 +117,22 @@ def hidden_otherwise(m, viewer, permute):
     except RulesRuntimeError:           # not a game the viewer could be in
         return None
     return other
+
+
+def _held(m) -> set:
+    """The numbers the waiting rules hold in their frames (tuples searched too), which may be cards: those
+    chosen so far by a `chooses some` (issue 26: traded away, they were passed on from the hand they no
+    longer were in, and the check reported the counts it made up), a `let c = …` before a choice. Such
+    a card stays where it is in the other game; so may a card whose number is only a count (fewer
+    cards traded, never a game the viewer could not be in)."""
+    out, todo = set(), [f[2:] for f in m.stack]
+    while todo:
+        for x in todo.pop():
+            if type(x) is int:
+                out.add(x)
+            elif type(x) in (tuple, list):
+                todo.append(x)
+    return out
 
 
 def check_observation(m, step, viewer, permute, pick, further: int = 4):
@@ -189,14 +206,16 @@ def check_chance_told(m, step, viewer, pick, further: int = 4):
     """Chance reaches `viewer` only through what it may see: two copies of the game that differ only in
     their random state (which no seat sees: it is the future of every draw) tell `viewer` the same —
     news and information state — for as long as its view is the same in both. (A draw into something
-    the viewer sees shows in its view: from there the games may differ, and the check ends.)"""
+    the viewer sees shows in its view: from there the games may differ, and the check ends; so it does
+    where the rules reveal a secret to the viewer — a Baron's comparison, a Priest's look at a card
+    drawn at random — or show it a card in passing.)"""
     first, second = _session_on(m.copy()), _session_on(m.copy())
     second.state.rng = rng.next_u64(second.state.rng ^ 0x2545F4914F6CDD1D)[1]
     ours, theirs = _Told(first, viewer), _Told(second, viewer)
     try:
         for k in range(further + 1):
             seen, also = ours.now(), theirs.now()
-            if seen["view"] != also["view"]:
+            if seen["view"] != also["view"] or _values_seen(first.state, viewer) != _values_seen(second.state, viewer):
                 return
             if seen != also:
                 raise PropertyFailure("a seat is told only what it may know",
@@ -209,10 +228,25 @@ def check_chance_told(m, step, viewer, pick, further: int = 4):
             choice = ids[pick(len(ids))]
             if choice not in second.legal_ids():
                 return      # hidden chance gave another seat other options: its decision may differ
+            before = _visible(first.state, viewer), _visible(second.state, viewer)
             first.take(choice)
             second.take(choice)
+            if _passing(first.state, viewer) - before[0] or _passing(second.state, viewer) - before[1]:
+                return      # a secret revealed on purpose, or a card shown in passing: the games may now differ
     except RulesRuntimeError:
         return
+
+
+def _values_seen(state, viewer) -> list:
+    """The values of the variables `viewer` may see, shown in its view or not (a game with a `sheet`
+    shows its own lines instead: Yacht Dice's faces are told only in its narration)."""
+    hidden = {(id(v), k) for v, k in determinize.hidden_values(state, viewer)}
+    out = []
+    for v in state.program.vars:
+        owners = range(state.n) if v.owner == "player" else \
+            (range(len(state.program.teams)) if v.owner == "team" else [None])
+        out.extend(determinize.get_value(state, v, k) for k in owners if (id(v), k) not in hidden)
+    return out
 
 
 class _Told:
@@ -259,14 +293,25 @@ def _visible(state, viewer) -> set:
         | {c for c, mask in log.cards.items() if mask >> viewer & 1} | {("revealed", k) for k in range(log.reveals)}
 
 
+def _passing(state, viewer) -> set:
+    """What `viewer` was shown outside its view (`_visible` less the cards in its sight now: one that
+    came into its sight and stayed shows in the view, which the chance check compares)."""
+    return _visible(state, viewer) - _in_sight(state, viewer)
+
+
 def _in_sight(state, viewer) -> set:
     """The cards in the zones `viewer` sees now."""
     return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards}
 
 
 def _session_on(state):
-    """A session over a copy of a game, recording what it tells from here on."""
+    """A session over a copy of a game, recording what it tells from here on, in the rules compiled with
+    the watch calls (loader: `program.watched`), which tell the log each card that leaves a zone some
+    seats see: it was in their sight, if only in passing (a hand shown face up as its player is knocked
+    out, then gathered into the deck within the same step)."""
     from ..engine.session import Session
+    if getattr(state.program, "watched", None) is not None:
+        state.program = state.program.watched()
     s = Session(state.program, state, "check", 0, {})
     s.after.append(state.copy())
     s.narration = ShownLog()
