@@ -291,7 +291,7 @@ class Memory:
         self.steps = 0                  # the decisions seen so far
 
     def see(self, m) -> None:
-        masks = m.program.seen_masks[m.n]
+        masks = m.seen
         for inst, cards in enumerate(m.zones):
             if cards:
                 mask = masks[inst]

@@ -387,6 +387,14 @@ class Shuffle:
 
 
 @_node
+class ShowZone:
+    span: object
+    zone: object
+    seats: object           # "all", "others", or a Player, Team or List[Player] expression
+    shown: bool
+
+
+@_node
 class Say:
     span: object
     text: object
@@ -595,6 +603,7 @@ class Program:
     limit: int | None
     tracks_came_from: bool = False   # some expression reads a card's `came_from`: every move records it
     outcome: tuple | None = None     # `outcome …`: (kind, total, low, high, condition expression or None, span)
+    changes_seen: bool = False       # some `show`/`hide` changes who sees a zone during play
 
 
 _CHILD_FIELDS: dict = {}

@@ -66,7 +66,7 @@ def _defs_drawing_chance(prog: ir.Program) -> set:
 def reads_hidden(prog: ir.Program, nodes) -> bool:
     """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
     whose value not all see — directly or through the defs they call?"""
-    hidden_zones = {z.name for z in prog.zones if z.seen != "all"}
+    hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}   # (`hide` hides any)
     secret_slots = {v.slot for v in prog.vars if v.seen != "all"}
     todo, seen_defs = [nodes], set()
     while todo:

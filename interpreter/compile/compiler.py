@@ -80,7 +80,7 @@ class Compiler:
             heuristic=self.scoring(prog.heuristic, "heuristic"),
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
             limit=prog.limit, outcome=self.outcome(), anytimes=anytimes, later=self.later(),
-            lines=self.ns.lines, tracks_came_from=prog.tracks_came_from,
+            lines=self.ns.lines, tracks_came_from=prog.tracks_came_from, changes_seen=prog.changes_seen,
             where_size=len(layout.card_names) * (2 if prog.tracks_came_from else 1))
 
     def outcome(self):

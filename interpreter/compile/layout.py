@@ -128,9 +128,13 @@ class Layout:
                         mask = everyone
                     elif z.seen == "owner" and owner >= 0:
                         mask = (1 << owner) & everyone
-                    elif z.seen == "team" or z.seen == "owner":     # a per-team zone's owner is its team
+                    elif z.seen == "others" and owner >= 0:
+                        mask = everyone & ~(1 << owner)
+                    elif z.seen in ("team", "owner", "others"):     # a per-team zone's owner is its team
                         team = owner_team(owner) if owner <= -2 else (owner % self.team_count if owner >= 0 else None)
                         mask = sum(1 << p for p in range(n) if team is not None and p % self.team_count == team)
+                        if z.seen == "others":
+                            mask = everyone & ~mask
                     else:
                         mask = 0
                     masks.append(mask)

@@ -169,7 +169,8 @@ class Program:
     zones: list                # ZoneInfo
     zone_instance_names: tuple
     zone_instance_owner: tuple  # instance -> player index, -1 for shared, -(team + 2) for a team's (layout.team_owner)
-    seen_masks: tuple          # [player count][instance] -> bit mask of the seats that see its cards
+    seen_masks: tuple          # [player count][instance] -> bit mask of the seats that see its cards at the
+                               # start (State.seen: now, after any `show`/`hide`)
     vars: list                 # VarInfo, in slot order with options
     var_count: int
     codes: list                # Code per rule index
@@ -192,6 +193,7 @@ class Program:
     digest: str = ""
     sources: dict = records.Factory(dict)
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
+    changes_seen: bool = False       # a `show`/`hide` changes State.seen during play
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
     warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked

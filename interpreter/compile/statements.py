@@ -311,6 +311,15 @@ class StatementGen(LoopGen):
     def nat_Shuffle(self, s, out, ind):
         out.append((ind, f"rt_shuffle(m, {self.x.src(s.zone)})", s.span))
 
+    def nat_ShowZone(self, s, out, ind):
+        zone = self.x.src(s.zone)
+        if isinstance(s.seats, str):
+            kind, who = s.seats, "None"
+        else:
+            kind = "player" if s.seats.type is T.PLAYER else ("team" if s.seats.type is T.TEAM else "list")
+            who = self.x.src(s.seats)
+        out.append((ind, f"_z = {zone}; rt_show_zone(m, _z, rt_seats(m, _z, {kind!r}, {who}), {s.shown})", s.span))
+
     def nat_Say(self, s, out, ind):
         if s.to is None:
             audience = "None"

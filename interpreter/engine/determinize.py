@@ -24,7 +24,7 @@ def hidden_places(m, viewer, unseen_only: bool = False) -> list[tuple[int, int]]
     """(zone instance, position) of every card `viewer` may not see (with `unseen_only`, of those no
     seat may see: a face-down deck)."""
     out = []
-    masks = m.program.seen_masks[m.n]
+    masks = m.seen
     for zone in m.program.zones:
         owners = range(m.n) if zone.owner == "player" else (range(len(m.program.teams)) if zone.owner == "team" else [None])
         for k in owners:
@@ -36,7 +36,7 @@ def hidden_places(m, viewer, unseen_only: bool = False) -> list[tuple[int, int]]
 
 def private_to_others(m, viewer) -> bool:
     """Does another seat see a card or a value that `viewer` may not (private information, not chance)?"""
-    masks = m.program.seen_masks[m.n]
+    masks = m.seen
     if any(masks[z] and m.zones[z] for z, _ in hidden_places(m, viewer)):
         return True
     return any(v.seen != "nobody" for v, _owner in hidden_values(m, viewer))
@@ -178,8 +178,9 @@ def value_hidden(m, v, owner, viewer) -> bool:
     if v.seen == "nobody":
         return True
     teams = max(1, len(m.program.teams))
-    if v.seen == "owner":
-        return owner != (viewer if v.owner == "player" else viewer % teams)
+    if v.seen in ("owner", "others"):       # others: hidden from the owner alone
+        mine = owner == (viewer if v.owner == "player" else viewer % teams)
+        return mine if v.seen == "others" else not mine
     if v.seen == "team":
         team = owner if v.owner == "team" else owner % teams
         return team != viewer % teams

@@ -12,7 +12,7 @@ from . import machine, observe
 
 def can_see(m, instance: int, viewer) -> bool:
     """May `viewer` (a seat, or None for everything) see the cards of this zone instance?"""
-    return viewer is None or bool(m.program.seen_masks[m.n][instance] >> viewer & 1)
+    return viewer is None or bool(m.seen[instance] >> viewer & 1)
 
 
 def sees_value(m, var, owner, viewer) -> bool:

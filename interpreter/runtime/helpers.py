@@ -232,7 +232,7 @@ def rt_seen_leaving(m, cards, src):
     """Cards leave zone `src` whole (`move Z to …`, compiled inline): under the observation property
     they were in sight of the seats that see `src`."""
     if type(m.sink) is ShownLog:
-        log, mask = m.sink.cards, m.program.seen_masks[m.n][src]
+        log, mask = m.sink.cards, m.seen[src]
         for c in cards:
             log[c] = log.get(c, 0) | mask
 
@@ -393,7 +393,7 @@ def rt_reveal(m, value):
 def seal(m, segments) -> tuple:
     """A flat tuple of strings (seen by all) and (name, seats that see it, what it is when hidden)."""
     out = []
-    masks = m.program.seen_masks[m.n]
+    masks = m.seen
     everyone = (1 << m.n) - 1
     log = m.sink.cards if type(m.sink) is ShownLog else None
     stack = [segments]
@@ -462,8 +462,40 @@ def rt_value_seen(m, seen: str, owner, team_owned: bool) -> int:
         return 0
     if seen == "owner":
         return 1 << owner if not team_owned else rt_told(m, owner, True)
+    if seen == "others":
+        return ((1 << m.n) - 1) & ~rt_value_seen(m, "owner", owner, team_owned)
     teams = max(1, len(m.program.teams))
     return rt_told(m, owner if team_owned else owner % teams, True)
+
+
+def rt_show_zone(m, z, seats, shown: bool):
+    """`show Z to …` (shown) / `hide Z from …`: the seats (a mask) see zone instance `z`'s cards from now on,
+    or no longer do. State.seen is replaced whole, so the copies that share it keep theirs."""
+    masks = list(m.seen)
+    masks[z] = (masks[z] | seats) if shown else (masks[z] & ~seats)
+    m.seen = tuple(masks)
+
+
+def rt_seats(m, z, kind: str, who) -> int:
+    """The seats of a `show`/`hide`: "all", "others" (every seat but zone `z`'s owner, or its team's),
+    a player, a team, or a list of players."""
+    if kind == "all":
+        return (1 << m.n) - 1
+    if kind == "others":
+        owner = m.program.zone_instance_owner[z]
+        if owner == -1:
+            raise RuleFailure(f"{m.program.zone_instance_names[z]} is a shared zone: it has no owner "
+                              "for `others` to leave out")
+        mine = 1 << owner if owner >= 0 else rt_told(m, -owner - 2, True)
+        return ((1 << m.n) - 1) & ~mine
+    if kind == "team":
+        return rt_told(m, who, True)
+    if kind == "player":
+        return 1 << who
+    out = 0
+    for p in who:
+        out |= 1 << p
+    return out
 
 
 def rt_told(m, who, team: bool):

@@ -324,6 +324,15 @@ class _ToAst(Transformer):
     def remove_stmt(self, meta, c):
         return ast.RemoveFrom(self.span(meta), c[0], c[1])
 
+    def show_stmt(self, meta, c):
+        return ast.ShowZone(self.span(meta), c[0], c[1], True)
+
+    def hide_stmt(self, meta, c):
+        return ast.ShowZone(self.span(meta), c[0], c[1], False)
+
+    def seats(self, meta, c):
+        return str(c[0]) if isinstance(c[0], Token) else c[0]
+
     def scenario_decl(self, meta, c):
         ov, name, doc, *lines = c
         steps = [s for line in lines for s in (line if isinstance(line, tuple) else (line,))]

@@ -1,0 +1,88 @@
+"""Who sees a zone, as a set of seats that changes during play (issue 28): `seen by others`, and
+`show Z to …` / `hide Z from …` (State.seen). Views, news, samples, memory and saves all read the one
+set; the observation property catches a leak through it (the planted leaks below pass if the set
+is ignored: checked by making `hide` do nothing and reading `others` as `all`)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulecraft.engine import determinize, records
+from rulecraft.engine.observe import Observer
+from rulecraft.engine.session import Session
+from rulecraft.engine.views import view
+from rulecraft.engine.whereabouts import Whereabouts
+from rulecraft.loader import load_file
+from rulecraft.validate import explore
+
+from helpers import zone_instance
+
+HERE = Path(__file__).resolve().parent / "visibility"
+TOLD = "a seat is told only what it may know"
+
+
+@pytest.fixture(scope="module")
+def peek():
+    return load_file(HERE / "peek.rules")
+
+
+@pytest.mark.parametrize("name", ["leak_after_hide", "leak_facing_out"])
+def test_a_planted_leak_through_the_set_is_found(name):
+    report = explore.explore(load_file(HERE / f"{name}.rules"), 10)
+    assert [f.prop for f in report.failures] == [TOLD]
+
+
+def test_the_peek_game_passes(peek):
+    assert explore.explore(peek, 10).failures == []
+
+
+def test_facing_out_and_a_peek_in_views(peek):
+    s = Session.start(peek, "peek", 3, 1)
+    first = [view(s.state, seat) for seat in range(3)]
+    for seat in range(3):
+        for other in range(3):
+            faces = first[seat]["zones"]["faces"][f"Player {other + 1}"]
+            assert (faces == {"hidden": 1}) == (seat == other)        # seen by all but its owner
+            hand = first[seat]["zones"]["hand"][f"Player {other + 1}"]
+            assert (hand == {"hidden": 1}) == (seat != other)
+    news = Observer(s, 0), Observer(s, 1)
+    s.take_label("peek at Player 3")
+    hand3 = s.state.zones[zone_instance(peek, "hand", 2)]
+    assert view(s.state, 0)["zones"]["hand"]["Player 3"] == [peek.card_names[hand3[0]]]
+    assert view(s.state, 1)["zones"]["hand"]["Player 3"] == {"hidden": 1}
+    told = news[0].news()
+    assert f"Player 3 holds {peek.card_names[hand3[0]]}" in told
+    assert news[1].news()[-1:] == ["Player 1: peek at Player 3"]
+    # the set is part of the game: it is saved and read back
+    again = records.state_from_data(peek, records.state_to_data(s.state), 3, s.state.names)
+    assert again.same_as(s.state) and again.seen != peek.seen_masks[3]
+    # a sample keeps what the seat was shown, and deals again what it was not
+    rng = random.Random(0)
+    for _ in range(10):
+        world = determinize.sample(s.state, 0, rng)
+        assert world.zones[zone_instance(peek, "hand", 2)] == hand3
+    assert any(determinize.sample(s.state, 1, rng).zones[zone_instance(peek, "hand", 2)] != hand3 for _ in range(20))
+    s.take_label("pick 1")                  # player 1's hand is hidden from all, its owner too
+    assert all(view(s.state, seat)["zones"]["hand"]["Player 1"] == {"hidden": 1} for seat in range(3))
+
+
+def test_memory_keeps_a_card_seen_in_a_zone_shown_then_hidden():
+    program = load_file(HERE / "peek.rules")
+    s = Session.start(program, "peek", 3, 1)
+    memory = Whereabouts(s.state)
+    s.take_label("peek at Player 3")
+    memory.note(s.state)
+    inst = zone_instance(program, "hand", 2)
+    (card,) = s.state.zones[inst]
+    assert memory.of(0)[card] == 1 << inst
+    assert memory.of(1)[card] != 1 << inst        # player 2 never saw it
+
+
+def test_a_shuffle_is_told_without_its_order_where_sets_change(tmp_path):
+    path = tmp_path / "shown.rules"
+    path.write_text((HERE / "peek.rules").read_text().replace("zone deck of Gem, seen by nobody", "zone deck of Gem"))
+    program = load_file(path)
+    s = Session.start(program, "shown", 3, 1)
+    assert "deck is shuffled" in Observer(s, 0).news()
