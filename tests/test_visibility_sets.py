@@ -86,3 +86,52 @@ def test_a_shuffle_is_told_without_its_order_where_sets_change(tmp_path):
     program = load_file(path)
     s = Session.start(program, "shown", 3, 1)
     assert "deck is shuffled" in Observer(s, 0).news()
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_hanabi_hands_are_seen_by_everyone_but_their_owner():
+    program = load_file(EXAMPLES / "hanabi.rules")
+    s = Session.start(program, "hanabi", 3, 5)
+    rng = random.Random(1)
+    hands = [zone_instance(program, "hand", k) for k in range(3)]
+    for seat in range(3):
+        zones = view(s.state, seat)["zones"]["hand"]
+        for k in range(3):
+            assert (zones[f"Player {k + 1}"] == {"hidden": 5}) == (k == seat)
+        worlds = [determinize.sample(s.state, seat, rng) for _ in range(10)]
+        for k in range(3):
+            if k != seat:       # the hands a seat sees are the same in every game it imagines
+                assert all(w.zones[hands[k]] == s.state.zones[hands[k]] for w in worlds)
+        assert any(w.zones[hands[seat]] != s.state.zones[hands[seat]] for w in worlds)
+
+
+def test_a_baron_compares_hands_seen_by_exactly_the_two():
+    program = load_file(EXAMPLES / "love-letter.rules")
+    for seed in range(200):
+        s = Session.start(program, "love", 4, seed)
+        if "play Baron" not in [s.label(i) for i in s.legal_ids()]:
+            continue
+        s.take_label("play Baron")
+        targets = [label for label in [s.label(i) for i in s.legal_ids()] if label.startswith("compare with")]
+        if not targets:
+            continue
+        observers = [Observer(s, seat) for seat in range(4)]
+        for o in observers:
+            o.news()
+        s.take_label(targets[0])
+        p, q = 0, int(targets[0].split()[-1]) - 1
+        if s.state.zones[zone_instance(program, "hand", p)] and s.state.zones[zone_instance(program, "hand", q)]:
+            continue        # a tie: both stay in; look for a comparison with a loser
+        line = next(text for text in observers[2 if q != 2 else 3].news() if "compare hands" in text)
+        assert line.endswith("compare hands: a Letter against a Letter.")
+        for seat in (p, q):
+            told = next(text for text in observers[seat].news() if "compare hands" in text)
+            assert "a Letter" not in told
+        winner = p if s.state.zones[zone_instance(program, "hand", p)] else q
+        for seat in range(4):
+            hand = view(s.state, seat)["zones"]["hand"][f"Player {winner + 1}"]
+            assert (hand == {"hidden": 1}) == (seat not in (p, q)), (seat, hand)
+        return
+    pytest.fail("no Baron's comparison with a loser in 200 games")
