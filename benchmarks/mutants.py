@@ -86,7 +86,7 @@ MUTANTS = [
            "every seat sees the zones seat 1 sees", VIEWS),
     Mutant("engine/views.py", "if viewer is None or viewer == who:", "if True:",
            "a view shows the options to seats that are not deciding", VIEWS),
-    Mutant("engine/views.py", "return viewer is None or bool(rt_value_seen(m, var.seen, owner, var.owner == \"team\") >> viewer & 1)",
+    Mutant("engine/views.py", "return viewer is None or bool(rt_value_seen(m, var.seen_base, owner) >> viewer & 1)",
            "return True", "every value is shown to every seat", VIEWS),
     Mutant("engine/observe.py", "out.append(name if viewer >= 0 and mask >> viewer & 1 else hidden)",
            "out.append(name if viewer >= 0 and mask & 1 else hidden)",

@@ -1,5 +1,5 @@
-"""Who sees a zone, as a set of seats that changes during play (issue 28): `seen by others`, and
-`show Z to …` / `hide Z from …` (State.seen). Views, news, samples, memory and saves all read the one
+"""Who sees a zone or a value, as a set of seats that changes during play (issue 28): `seen by others`,
+and `show X to …` / `hide X from …` (State.seen). Views, news, samples, memory and saves all read the one
 set; the observation property catches a leak through it (the planted leaks below pass if the set
 is ignored: checked by making `hide` do nothing and reading `others` as `all`)."""
 from __future__ import annotations
@@ -28,14 +28,29 @@ def peek():
     return load_file(HERE / "peek.rules")
 
 
-@pytest.mark.parametrize("name", ["leak_after_hide", "leak_facing_out"])
+@pytest.mark.parametrize("name", ["leak_after_hide", "leak_facing_out", "leak_value_hidden"])
 def test_a_planted_leak_through_the_set_is_found(name):
     report = explore.explore(load_file(HERE / f"{name}.rules"), 10)
     assert [f.prop for f in report.failures] == [TOLD]
 
 
-def test_the_peek_game_passes(peek):
-    assert explore.explore(peek, 10).failures == []
+@pytest.mark.parametrize("name", ["peek", "sealed_bids"])
+def test_games_that_show_and_hide_pass(name):
+    assert explore.explore(load_file(HERE / f"{name}.rules"), 10).failures == []
+
+
+def test_a_value_shown_to_all_is_told_to_all():
+    program = load_file(HERE / "sealed_bids.rules")
+    s = Session.start(program, "bids", 3, 1)
+    observers = [Observer(s, seat) for seat in range(3)]
+    for k in (2, 4, 5):
+        assert view(s.state, 1)["vars"]["bid"]["Player 1"] == "hidden"      # until all have bid
+        s.take_label(f"bid {k}")
+    for seat in range(3):
+        assert view(s.state, seat)["vars"]["bid"] == {"Player 1": "2", "Player 2": "4", "Player 3": "5"}
+        assert "bids: 2, 4, 5" in observers[seat].news()
+    again = records.state_from_data(program, records.state_to_data(s.state), 3, s.state.names)
+    assert again.same_as(s.state)
 
 
 def test_facing_out_and_a_peek_in_views(peek):

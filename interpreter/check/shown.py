@@ -67,7 +67,7 @@ def reads_hidden(prog: ir.Program, nodes) -> bool:
     """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
     whose value not all see — directly or through the defs they call?"""
     hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}   # (`hide` hides any)
-    secret_slots = {v.slot for v in prog.vars if v.seen != "all"}
+    secret_slots = {v.slot for v in prog.vars if v.seen != "all" or v.slot in prog.shown_vars}
     todo, seen_defs = [nodes], set()
     while todo:
         for n in ir.walk(todo.pop()):

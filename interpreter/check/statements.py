@@ -291,18 +291,18 @@ class Statements(CheckerBase):
         if not isinstance(typ, T.ZoneT) and typ is not T.ANY:
             self.error(s.zone.span, f"only a zone can be shuffled, not {typ}")
 
-    def stmt_ShowZone(self, s: ast.ShowZone):
+    def stmt_Show(self, s: ast.Show):
         verb = "shown" if s.shown else "hidden"
-        typ = self.expr(s.zone)
-        if not isinstance(typ, T.ZoneT) and typ is not T.ANY:
-            self.error(s.zone.span, f"only a zone can be {verb}, not {_a(typ)}",
+        typ = self.expr(s.what)
+        if not isinstance(typ, T.ZoneT) and typ is not T.ANY and not self.is_var_place(s.what):
+            self.error(s.what.span, f"only a zone or a variable can be {verb}, not {_a(typ)}",
                        "to show one card, move it to a zone seen by those who may see it")
         if isinstance(s.seats, str):
             return
         who = self.expr(s.seats)
         if who in (T.PLAYER, T.TEAM, T.ANY) or (isinstance(who, T.ListT) and who.elem in (T.PLAYER, T.ANY)):
             return
-        self.error(s.seats.span, f"a zone is {verb} {'to' if s.shown else 'from'} players, not {_a(who)}",
+        self.error(s.seats.span, f"`{'show' if s.shown else 'hide'}` names players, not {_a(who)}",
                    "name a player, a team, a list of players, `all` or `others`")
 
     def stmt_Say(self, s: ast.Say):

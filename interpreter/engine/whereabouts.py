@@ -20,8 +20,8 @@ game and example). The zones each move left and entered are taken as known to ev
 counts of every zone are public; when one step moves several cards between zones a seat does not
 see, the counts alone may tell it a little less (which zone gave to which), never which card went.
 Started on a game in progress, a seat remembers only what it sees then.
-The values of variables need no memory: who sees a value is fixed by its declaration, so a value a
-seat saw is one it sees now. Who sees a zone may change (`show`, `hide`: State.seen): a card is taken
+The values of variables are not remembered: a value hidden again (`hide`) is drawn afresh in samples,
+which forgets, never tells. Who sees a zone may change (`show`, `hide`: State.seen): a card is taken
 as seen leaving a zone if the seat saw that zone before the step, and as seen where it lies if the seat
 sees that zone after it; the cards of a zone that comes into a seat's sight are known to be there.
 """
@@ -46,7 +46,7 @@ class Whereabouts:
         self._possible: list[list[int]] = []
         for viewer in range(m.n):
             unseen = 1 << self._nowhere
-            for inst, mask in enumerate(self._masks):
+            for inst, mask in enumerate(self._masks[:self._nowhere]):
                 if not mask >> viewer & 1:
                     unseen |= 1 << inst
             self._possible.append([1 << z if z >= 0 and self._masks[z] >> viewer & 1 else unseen

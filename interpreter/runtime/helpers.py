@@ -97,6 +97,13 @@ def rt_text(s):
     raise RuleFailure(f"a text of {len(s):,} characters: rules keep texts under {MAX_TEXT:,}")
 
 
+def rt_pad(text: str, width: int, how: str) -> str:
+    """`pad`, `pad_left`, `centre`: the text in a field of `width` characters (a wider text stays whole)."""
+    if width > MAX_TEXT:
+        raise RuleFailure(f"a field of {width:,} characters: rules keep texts under {MAX_TEXT:,}")
+    return text.ljust(width) if how == "left" else (text.rjust(width) if how == "right" else text.center(width))
+
+
 def rt_spend(m, xs):
     """An inner `for` of a comprehension spends the step budget by its length (products could be huge)."""
     m.ticks -= len(xs)
@@ -454,38 +461,39 @@ def rt_no_option(m, who):
                       "whatever she holds")
 
 
-def rt_value_seen(m, seen: str, owner, team_owned: bool) -> int:
-    """The seats that see the value of a variable (`var … seen by …`), owned by `owner` (a seat or a team)."""
-    if seen == "all":
-        return (1 << m.n) - 1
-    if seen == "nobody" or owner is None:
-        return 0
-    if seen == "owner":
-        return 1 << owner if not team_owned else rt_told(m, owner, True)
-    if seen == "others":
-        return ((1 << m.n) - 1) & ~rt_value_seen(m, "owner", owner, team_owned)
-    teams = max(1, len(m.program.teams))
-    return rt_told(m, owner if team_owned else owner % teams, True)
+def rt_value_seen(m, base: int, owner) -> int:
+    """The seats that see the value of a variable now (`var … seen by …`, then `show`/`hide`), kept at
+    State.seen[base + owner] (owner: a seat or a team, None for a shared variable)."""
+    return m.seen[base if owner is None else base + owner]
 
 
-def rt_show_zone(m, z, seats, shown: bool):
-    """`show Z to …` (shown) / `hide Z from …`: the seats (a mask) see zone instance `z`'s cards from now on,
-    or no longer do. State.seen is replaced whole, so the copies that share it keep theirs."""
+def rt_all_values_seen(m, base: int, team_owned: bool) -> int:
+    """The seats that see the value of a per-player (or per-team) variable for every owner: a text that
+    reads it for owners it computes itself (`{[p.bid for p in players]}`) is told in full to those."""
+    mask = (1 << m.n) - 1
+    for k in range(max(1, len(m.program.teams)) if team_owned else m.n):
+        mask &= m.seen[base + k]
+    return mask
+
+
+def rt_show(m, k, seats, shown: bool):
+    """`show X to …` (shown) / `hide X from …`: the seats (a mask) see zone instance or value `k`
+    (State.seen) from now on, or no longer do. State.seen is replaced whole, so the copies that share
+    it keep theirs."""
     masks = list(m.seen)
-    masks[z] = (masks[z] | seats) if shown else (masks[z] & ~seats)
+    masks[k] = (masks[k] | seats) if shown else (masks[k] & ~seats)
     m.seen = tuple(masks)
 
 
-def rt_seats(m, z, kind: str, who) -> int:
-    """The seats of a `show`/`hide`: "all", "others" (every seat but zone `z`'s owner, or its team's),
-    a player, a team, or a list of players."""
+def rt_seats(m, owner: int, kind: str, who) -> int:
+    """The seats of a `show`/`hide`: "all", "others" (every seat but the owner — a seat, or -(team + 2)
+    for a team's, as Program.zone_instance_owner records it, or -1 for the table's), a player, a team,
+    or a list of players."""
     if kind == "all":
         return (1 << m.n) - 1
     if kind == "others":
-        owner = m.program.zone_instance_owner[z]
         if owner == -1:
-            raise RuleFailure(f"{m.program.zone_instance_names[z]} is a shared zone: it has no owner "
-                              "for `others` to leave out")
+            raise RuleFailure("`others` leaves out an owner, and this belongs to the table: name the seats")
         mine = 1 << owner if owner >= 0 else rt_told(m, -owner - 2, True)
         return ((1 << m.n) - 1) & ~mine
     if kind == "team":

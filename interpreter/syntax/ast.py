@@ -300,12 +300,12 @@ class Shuffle:
 
 
 @node
-class ShowZone:
-    """`show q.hand to p` (shown) or `hide dummy.hand from all`: who sees a zone's cards, changed.
-    `seats` is "all", "others" (every seat but the zone's owner) or an expression (a player, a team,
-    a list of players)."""
+class Show:
+    """`show q.hand to p` (shown) or `hide dummy.hand from all`: who sees a zone's cards, or a variable's
+    value (`show p.bid to all`), changed. `seats` is "all", "others" (every seat but the owner) or an
+    expression (a player, a team, a list of players)."""
     span: Span
-    zone: object
+    what: object
     seats: object
     shown: bool
 

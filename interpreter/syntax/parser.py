@@ -325,10 +325,10 @@ class _ToAst(Transformer):
         return ast.RemoveFrom(self.span(meta), c[0], c[1])
 
     def show_stmt(self, meta, c):
-        return ast.ShowZone(self.span(meta), c[0], c[1], True)
+        return ast.Show(self.span(meta), c[0], c[1], True)
 
     def hide_stmt(self, meta, c):
-        return ast.ShowZone(self.span(meta), c[0], c[1], False)
+        return ast.Show(self.span(meta), c[0], c[1], False)
 
     def seats(self, meta, c):
         return str(c[0]) if isinstance(c[0], Token) else c[0]
