@@ -15,6 +15,7 @@ from rulecraft.engine.session import Session
 from rulecraft.engine.views import view
 from rulecraft.engine.whereabouts import Whereabouts
 from rulecraft.loader import load_file
+from rulecraft.runtime.errors import RulesRuntimeError
 from rulecraft.validate import explore
 
 from helpers import zone_instance
@@ -151,3 +152,12 @@ def test_a_baron_compares_hands_seen_by_exactly_the_two():
             assert (hand == {"hidden": 1}) == (seat not in (p, q)), (seat, hand)
         return
     pytest.fail("no Baron's comparison with a loser in 200 games")
+
+
+def test_others_of_a_table_zone_reached_through_a_def_is_a_runtime_error(tmp_path):
+    path = tmp_path / "table.rules"
+    path.write_text('game "Table"\nplayers 2\ncard Gem(n: 1..3)\nzone pile of Gem\n'
+                    'def where: Zone[Gem] = pile\nrule play:\n    hide where from others\n')
+    program = load_file(path)
+    with pytest.raises(RulesRuntimeError, match="`others` leaves out an owner, and this belongs to the table"):
+        Session.start(program, "table", 2, 0)
