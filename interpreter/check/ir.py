@@ -604,7 +604,7 @@ class Program:
     tracks_came_from: bool = False   # some expression reads a card's `came_from`: every move records it
     outcome: tuple | None = None     # `outcome …`: (kind, total, low, high, condition expression or None, span)
     changes_seen: bool = False       # some `show`/`hide` changes who sees a zone or a value during play
-    shown_vars: frozenset = frozenset()   # the slots of the variables a `show`/`hide` names
+    shown_vars: tuple = ()           # the slots of the variables a `show`/`hide` names, in order
 
 
 _CHILD_FIELDS: dict = {}

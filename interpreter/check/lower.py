@@ -70,7 +70,7 @@ class Lowerer:
             sheet_player=tuple(self.expr(x) for x in sheets["player"].lines) if "player" in sheets else (),
             limit=c.limit, outcome=self.outcome(c.outcome),
             tracks_came_from=self.came_from, changes_seen=self.changes_seen,
-            shown_vars=frozenset(self.shown_vars))     # (last: read once every part is lowered)
+            shown_vars=tuple(sorted(self.shown_vars)))     # (last: read once every part is lowered)
 
     def outcome(self, d):
         if d is None:
