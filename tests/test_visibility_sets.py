@@ -161,3 +161,17 @@ def test_others_of_a_table_zone_reached_through_a_def_is_a_runtime_error(tmp_pat
     program = load_file(path)
     with pytest.raises(RulesRuntimeError, match="`others` leaves out an owner, and this belongs to the table"):
         Session.start(program, "table", 2, 0)
+
+
+def test_an_observation_tensor_follows_the_set(peek):
+    """What an RL agent is given (tensors.Encoder) shows a hand once it is shown to its seat, not before."""
+    from rulecraft.tensors import Encoder
+    encoder = Encoder(peek, 3)
+    s = Session.start(peek, "peek", 3, 1)
+    before = [encoder.encode(s.state, seat) for seat in range(3)]
+    s.take_label("peek at Player 3")
+    after = [encoder.encode(s.state, seat) for seat in range(3)]
+    assert sum(after[0]) > sum(before[0])              # player 1 now sees player 3's card
+    hidden = s.state.copy()
+    hidden.seen = peek.seen_masks[3]                   # the same game, had the look not happened
+    assert encoder.encode(hidden, 0) != after[0] and encoder.encode(hidden, 1) == after[1]
