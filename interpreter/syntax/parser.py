@@ -480,8 +480,9 @@ class _ToAst(Transformer):
         e = c[0]
         if not isinstance(e, ast.Call):
             raise _ParseFailure(Diagnostic(e.span, "this expression does nothing on its own",
-                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, `say`, `add`, `remove`, "
-                                           "`signal`, `if`, `for`, `while`, `repeat`, `stop`, `break`, `pass` or a choice"))
+                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, "
+                                           "`show`, `hide`, `say`, `add`, `remove`, `signal`, `if`, `for`, `while`, "
+                                           "`repeat`, `stop`, `break`, `pass` or a choice"))
         return ast.ExprStmt(self.span(meta), e)
 
     def pass_stmt(self, meta, c):
