@@ -99,6 +99,19 @@ def join_check(ck, e, typ):
     return T.STR
 
 
+def pad_check(ck, e, typ):
+    ck.expect(e.args[1], ck.expr(e.args[1]), T.INT, "the width")
+    return T.STR
+
+
+def pad_code(how):
+    """`pad(x, w)` and its kin: x as `{…}` shows it, in a field of w characters (rt_pad checks w first)."""
+    def code(gen, call, a):
+        fmt = gen.const(gen.layout.formatter(call.args[0].type))
+        return f"rt_pad({fmt}(m, {a}), {gen.src(call.args[1])}, {how!r})"
+    return code
+
+
 def first_check(ck, e, typ):
     """Check for first: `x in xs where cond` or a list or zone; the call gives one element."""
     elem = T.element_of(typ)
@@ -211,6 +224,12 @@ declare("abs", 1, "abs(number)", expects(T.INT, T.INT, "'abs'"), "abs({a})")
 declare("reveal", 1, "reveal(x): x, shown on purpose: the rules reveal a secret here (a throw, a bid)",
         lambda ck, e, typ: typ, "rt_reveal(m, {a})")
 declare("join", 2, "join(list, \", \"): the elements as text, with the separator between them", join_check, join_code)
+
+declare("pad", 2, "pad(x, 5): x as text, with spaces after it to fill 5 characters (left-aligned)",
+        pad_check, pad_code("left"))
+declare("pad_left", 2, "pad_left(x, 5): x as text, with spaces before it to fill 5 characters (right-aligned)",
+        pad_check, pad_code("right"))
+declare("centre", 2, "centre(x, 5): x as text, centred in 5 characters", pad_check, pad_code("centre"))
 
 # `player` and `score` are called like functions but are not offered in "did you mean" lists of
 # functions a rule might have misspelled, and `score` exists only in games with a score.

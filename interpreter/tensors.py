@@ -306,7 +306,7 @@ class Memory:
         self._away: list[dict] = [{} for _ in range(players)]         # name -> [(step, instance)], out of sight
 
     def see(self, m) -> None:
-        masks = m.program.seen_masks[m.n]
+        masks = m.seen
         names = m.program.card_names
         by_name = _cards_by_name(m.program)
         counted = []                     # (instance, seats that see it, name -> how many), each zone once

@@ -23,7 +23,7 @@ from .expressions import Expressions
 from .generics import Generics
 from .lower import lower
 from .matches import Matches
-from .shown import chance_in_shown_things
+from .shown import chance_in_shown_things, shows_on_secrets
 from .statements import Statements
 
 
@@ -54,5 +54,6 @@ def check(decls, originals, diags, file_span=None, module: bool = False, inspect
     if problems:
         diags.extend(problems)
         return None
+    diags.extend(shows_on_secrets(program))
     return program
 

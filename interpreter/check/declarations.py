@@ -84,6 +84,9 @@ class Declarations(Generics):
                     self.error(d.span, "a shared zone has no owner to see it", "use `per player` or another `seen by`")
                 if d.seen == "team" and d.owner is None:
                     self.error(d.span, "a shared zone has no team to see it", "use `per team` or another `seen by`")
+                if d.seen == "others" and d.owner is None:
+                    self.error(d.span, "a shared zone has no owner for the others to be told from",
+                               "use `per player` or `per team`, or `seen by all`")
                 if d.owner == "team" and not self.teams:
                     self.error(d.span, "this game has no teams", "declare them with `teams A, B`")
                 if self.claim(d.name, d):
@@ -98,8 +101,8 @@ class Declarations(Generics):
                     key = self.table_key(d.index)
                     typ = T.TableT(key, typ) if key is not None else T.ANY
                 seen = d.seen or "all"
-                if seen in ("owner", "team") and d.owner is None:
-                    self.error(d.span, f"a shared variable has no {'owner' if d.seen == 'owner' else 'team'} to see it",
+                if seen in ("owner", "team", "others") and d.owner is None:
+                    self.error(d.span, f"a shared variable has no {'team' if d.seen == 'team' else 'owner'} to see it",
                                "use `per player` or `per team`, or `seen by nobody`")
                 if seen == "team" and not self.teams:
                     self.error(d.span, "this game has no teams", "declare them with `teams A, B`")

@@ -387,6 +387,14 @@ class Shuffle:
 
 
 @_node
+class Show:
+    span: object
+    what: object            # a zone, or a Var / OwnedVar
+    seats: object           # "all", "others", or a Player, Team or List[Player] expression
+    shown: bool
+
+
+@_node
 class Say:
     span: object
     text: object
@@ -595,6 +603,8 @@ class Program:
     limit: int | None
     tracks_came_from: bool = False   # some expression reads a card's `came_from`: every move records it
     outcome: tuple | None = None     # `outcome …`: (kind, total, low, high, condition expression or None, span)
+    changes_seen: bool = False       # some `show`/`hide` changes who sees a zone or a value during play
+    shown_vars: tuple = ()           # the slots of the variables a `show`/`hide` names, in order
 
 
 _CHILD_FIELDS: dict = {}

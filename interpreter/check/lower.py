@@ -21,6 +21,8 @@ class Lowerer:
         self.refs = checker.refs
         self.slots = checker.slots
         self.came_from = False      # does the program read a card's `came_from`? (then moves keep it)
+        self.changes_seen = False   # does a `show`/`hide` change who sees a zone or a value?
+        self.shown_vars: set = set()    # the slots of the variables a `show`/`hide` names
 
     # ------------------------------------------------------------ program
     def program(self) -> ir.Program:
@@ -67,7 +69,8 @@ class Lowerer:
             sheet_table=tuple(self.expr(x) for x in sheets["table"].lines) if "table" in sheets else (),
             sheet_player=tuple(self.expr(x) for x in sheets["player"].lines) if "player" in sheets else (),
             limit=c.limit, outcome=self.outcome(c.outcome),
-            tracks_came_from=self.came_from)     # (last: read once every part is lowered)
+            tracks_came_from=self.came_from, changes_seen=self.changes_seen,
+            shown_vars=tuple(sorted(self.shown_vars)))     # (last: read once every part is lowered)
 
     def outcome(self, d):
         if d is None:
@@ -134,6 +137,14 @@ class Lowerer:
 
     def st_Shuffle(self, s):
         return ir.Shuffle(s.span, self.expr(s.zone))
+
+    def st_Show(self, s):
+        self.changes_seen = True
+        seats = s.seats if isinstance(s.seats, str) else self.expr(s.seats)
+        what = self.expr(s.what)
+        if isinstance(what, (ir.Var, ir.OwnedVar)):
+            self.shown_vars.add(what.slot)
+        return ir.Show(s.span, what, seats, s.shown)
 
     def st_Say(self, s):
         return ir.Say(s.span, self.expr(s.text), self.expr(s.to) if s.to is not None else None)

@@ -15,6 +15,9 @@ by what some seat may not see (`p chooses c in p.hand where c.n > 4`) would be s
 nothing is left, and the others would learn it: the compiled rules stop there with an error
 telling the author to write `may choose` (how many cards a zone holds is public, so an
 empty hidden zone is skipped as before). `skip_reveals` says which choices need that check.
+
+3. Who sees what is public (State.seen): a `show` or `hide` under a condition that reads what some
+seat may not see tells every seat the condition. `shows_on_secrets` warns of it.
 """
 from __future__ import annotations
 
@@ -66,8 +69,8 @@ def _defs_drawing_chance(prog: ir.Program) -> set:
 def reads_hidden(prog: ir.Program, nodes) -> bool:
     """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
     whose value not all see — directly or through the defs they call?"""
-    hidden_zones = {z.name for z in prog.zones if z.seen != "all"}
-    secret_slots = {v.slot for v in prog.vars if v.seen != "all"}
+    hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}   # (`hide` hides any)
+    secret_slots = {v.slot for v in prog.vars if v.seen != "all" or v.slot in prog.shown_vars}
     todo, seen_defs = [nodes], set()
     while todo:
         for n in ir.walk(todo.pop()):
@@ -92,3 +95,54 @@ def skip_reveals(prog: ir.Program, s: ir.Choose) -> str | None:
     if s.where is not None and reads_hidden(prog, (s.domain, s.where)):
         return "where"      # a filter over hidden cards, or reading what is hidden
     return None
+
+
+def shows_on_secrets(prog: ir.Program) -> list[Diagnostic]:
+    """A warning at each `show`/`hide` inside an `if` or `while` whose condition reads what some seat
+    may not see: who sees what is public, so whether it ran tells the table the condition."""
+    if not prog.changes_seen:
+        return []
+    out, warned = [], set()
+    for rule in prog.rules.values():
+        for n in ir.walk(rule.body):
+            if isinstance(n, ir.If):
+                conds = [c for c, _body in n.branches]
+                bodies = [body for _c, body in n.branches] + [n.otherwise or ()]
+            elif isinstance(n, ir.While):
+                conds, bodies = [n.cond], [n.body]
+            else:
+                continue
+            if not _reads_hidden_beyond_counts(prog, tuple(conds)):
+                continue
+            for x in ir.walk(tuple(bodies)):
+                if isinstance(x, ir.Show) and id(x.span) not in warned:
+                    warned.add(id(x.span))
+                    out.append(Diagnostic(x.span, "whether this runs hangs on what some seat may not see, and who "
+                                          "sees what is public: the table learns the condition",
+                                          "show or hide whatever the hidden cards are, or tell it with `say to`",
+                                          "warning"))
+    return out
+
+
+def _reads_hidden_beyond_counts(prog: ir.Program, nodes) -> bool:
+    """reads_hidden, where how many cards a zone holds (`size`, `empty`) is public."""
+    hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}
+    secret_slots = {v.slot for v in prog.vars if v.seen != "all" or v.slot in prog.shown_vars}
+    todo, seen_defs = [nodes], set()
+    while todo:
+        here = todo.pop()
+        counted = {id(x) for n in ir.walk(here)
+                   if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty")
+                   and isinstance(getattr(n.args[0], "type", None), T.ZoneT)
+                   for x in ir.walk(n.args)}
+        for n in ir.walk(here):
+            if id(n) in counted:
+                continue
+            if isinstance(n, ir.Zone) and n.zone in hidden_zones:
+                return True
+            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in secret_slots:
+                return True
+            if isinstance(n, ir.DefCall) and n.name not in seen_defs:
+                seen_defs.add(n.name)
+                todo.append(prog.defs[n.name].body)
+    return False

@@ -12,7 +12,7 @@ from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
 from .expressions import _text_of, narrow_key
-from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym
+from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym, ZoneSym
 
 
 class Statements(CheckerBase):
@@ -290,6 +290,25 @@ class Statements(CheckerBase):
         typ = self.expr(s.zone)
         if not isinstance(typ, T.ZoneT) and typ is not T.ANY:
             self.error(s.zone.span, f"only a zone can be shuffled, not {typ}")
+
+    def stmt_Show(self, s: ast.Show):
+        verb = "shown" if s.shown else "hidden"
+        typ = self.expr(s.what)
+        if not isinstance(typ, T.ZoneT) and typ is not T.ANY and not self.is_var_place(s.what):
+            self.error(s.what.span, f"only a zone or a variable can be {verb}, not {_a(typ)}",
+                       "to show one card, move it to a zone seen by those who may see it")
+        if s.seats == "others" and isinstance(s.what, ast.Name):
+            sym = self.scope.lookup(s.what.id) or self.globals.get(s.what.id)
+            if isinstance(sym, (ZoneSym, VarSym)) and sym.owner is None:
+                self.error(s.span, f"'{s.what.id}' belongs to the table: `others` leaves out an owner, and it has none",
+                           "name the seats: a player, a team, a list of players, or `all`")
+        if isinstance(s.seats, str):
+            return
+        who = self.expr(s.seats)
+        if who in (T.PLAYER, T.TEAM, T.ANY) or (isinstance(who, T.ListT) and who.elem in (T.PLAYER, T.ANY)):
+            return
+        self.error(s.seats.span, f"`{'show' if s.shown else 'hide'}` names players, not {_a(who)}",
+                   "name a player, a team, a list of players, `all` or `others`")
 
     def stmt_Say(self, s: ast.Say):
         self.expr(s.text)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 _HEADING = re.compile(r"^#\s*[-=]{3,}\s*(\S.*?)\s*$")
-_SEEN = {"all": "face up", "owner": "seen by its owner", "team": "seen by its team", "nobody": "face down"}
+_SEEN = {"all": "face up", "owner": "seen by its owner", "team": "seen by its team", "nobody": "face down",
+         "others": "seen by all but its owner"}
 
 
 def header_comment(text: str) -> list[str]:

@@ -55,6 +55,7 @@ class Compiler:
             if d.const:
                 self.x.const_value(d)          # every const computed now, used or not
         zone_rows, inst_names, inst_owner = layout.zone_instances()
+        value_rows, value_owner = layout.value_instances(len(inst_names))
         zones = [ZoneInfo(z.name, z.owner, z.seen, base, count, getattr(z.type.elem, "name", "Card"))
                  for z, base, count in zone_rows]
         options = [OptionInfo(o.name, o.kind, o.values, o.default, o.doc, o.slot) for o in prog.options]
@@ -66,13 +67,14 @@ class Compiler:
                 vtype = vtype.value
             init = self.fn("m", v.init, f"var {v.name}") if v.init is not None else None
             var_infos.append(VarInfo(v.name, v.owner, v.slot, init, default_of(vtype), layout.formatter(v.type), size,
-                                     v.seen, domain_of(vtype, len(prog.teams)), vtype))
+                                     v.seen, domain_of(vtype, len(prog.teams)), vtype,
+                                     layout.value_base[v.slot], v.slot in prog.shown_vars))
         codes, entries, choices, action_count, anytimes = self.rules()
         return Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,
             options=options, card_names=layout.card_names, card_types=tuple(layout.card_types),
             cards_by_type=layout.cards_by_type, zones=zones, zone_instance_names=inst_names,
-            zone_instance_owner=inst_owner, seen_masks=layout.seen_masks(zone_rows, inst_owner),
+            zone_instance_owner=inst_owner, seen_masks=layout.seen_masks(zone_rows + value_rows, inst_owner + value_owner),
             vars=var_infos, var_count=prog.var_count,
             codes=codes, entries=entries, rule_index={key: i for i, key in enumerate(prog.rules)},
             choices=choices, action_count=action_count,
@@ -80,7 +82,7 @@ class Compiler:
             heuristic=self.scoring(prog.heuristic, "heuristic"),
             invariants=[(name, self.fn("m", value, f"invariant {name}"), 0, span) for name, value, span in prog.invariants],
             limit=prog.limit, outcome=self.outcome(), anytimes=anytimes, later=self.later(),
-            lines=self.ns.lines, tracks_came_from=prog.tracks_came_from,
+            lines=self.ns.lines, tracks_came_from=prog.tracks_came_from, changes_seen=prog.changes_seen,
             where_size=len(layout.card_names) * (2 if prog.tracks_came_from else 1))
 
     def outcome(self):

@@ -114,9 +114,24 @@ class Layout:
         self.zone_instance_names = tuple(names)
         return rows, tuple(names), tuple(owners)
 
+    def value_instances(self, first: int):
+        """Rows like zone_instances' for the values of the variables (one per seat, per team, or one),
+        numbered on from `first` (after the zone instances), and their owners; `value_base` maps a
+        variable's slot to its first number. Who sees a value is kept beside who sees a zone (State.seen)."""
+        rows, owners = [], []
+        self.value_base = {}
+        for v in self.prog.vars:
+            count = self.max_players if v.owner == "player" else (self.team_count if v.owner == "team" else 1)
+            self.value_base[v.slot] = first + len(owners)
+            rows.append((v, first + len(owners), count))
+            for k in range(count):
+                owners.append(k if v.owner == "player" else (team_owner(k) if v.owner == "team" else SHARED))
+        return rows, tuple(owners)
+
     def seen_masks(self, rows, owners) -> tuple:
-        """For each player count n and zone instance: the seats that see its cards, as a bit mask
-        (bit k: seat k). The one source of who sees what; views, narration and labels read it."""
+        """For each player count n and zone instance (then each variable's value: value_instances): the
+        seats that see it, as a bit mask (bit k: seat k). Who sees what at the start of a game; views,
+        narration and labels read State.seen, which starts as this and changes by `show`/`hide`."""
         out = []
         for n in range(self.max_players + 1):
             everyone = (1 << n) - 1
@@ -128,9 +143,13 @@ class Layout:
                         mask = everyone
                     elif z.seen == "owner" and owner >= 0:
                         mask = (1 << owner) & everyone
-                    elif z.seen == "team" or z.seen == "owner":     # a per-team zone's owner is its team
+                    elif z.seen == "others" and owner >= 0:
+                        mask = everyone & ~(1 << owner)
+                    elif z.seen in ("team", "owner", "others"):     # a per-team zone's owner is its team
                         team = owner_team(owner) if owner <= -2 else (owner % self.team_count if owner >= 0 else None)
                         mask = sum(1 << p for p in range(n) if team is not None and p % self.team_count == team)
+                        if z.seen == "others":
+                            mask = everyone & ~mask
                     else:
                         mask = 0
                     masks.append(mask)

@@ -76,6 +76,8 @@ class VarInfo:
     domain: object = None      # player count -> every value it can hold, or None for a number (layout.domain_of)
     type: object = None        # the declared type of one value (a table's entry), from check.types: what
                                # an encoder of observations (rulecraft.api) reads to give it a fixed shape
+    seen_base: int = 0         # State.seen[seen_base + owner (0 if shared)]: the seats that see its value now
+    shown: bool = False        # a `show`/`hide` names it: who sees it may differ from its `seen` during play
 
 
 @records.define(eq=False)
@@ -169,7 +171,9 @@ class Program:
     zones: list                # ZoneInfo
     zone_instance_names: tuple
     zone_instance_owner: tuple  # instance -> player index, -1 for shared, -(team + 2) for a team's (layout.team_owner)
-    seen_masks: tuple          # [player count][instance] -> bit mask of the seats that see its cards
+    seen_masks: tuple          # [player count][instance] -> bit mask of the seats that see its cards at the
+                               # start, then one per variable's value (VarInfo.seen_base): State.seen
+                               # starts as this and changes by `show`/`hide`
     vars: list                 # VarInfo, in slot order with options
     var_count: int
     codes: list                # Code per rule index
@@ -192,6 +196,7 @@ class Program:
     digest: str = ""
     sources: dict = records.Factory(dict)
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
+    changes_seen: bool = False       # a `show`/`hide` changes State.seen during play
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
     warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked

@@ -151,7 +151,7 @@ class ShownText:
     def private_reads(self, e) -> list[str]:
         """Sources of the masks of the seats that see each variable `e` reads whose value not all see
         (through the defs it calls too: `shown_bodies`)."""
-        seen = {v.slot: v for v in self.gen.prog.vars if v.seen != "all"}
+        seen = {v.slot: v for v in self.gen.prog.vars if v.seen != "all" or v.slot in self.gen.prog.shown_vars}
         out = []
         for body, bound in self.shown_bodies(e):
             nodes = self.gen.under(body)
@@ -161,8 +161,9 @@ class ShownText:
                 if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in seen and id(n) not in revealed:
                     v = seen[n.slot]
                     if isinstance(n, ir.OwnedVar) and not self.gen.slots_under(n.owner).isdisjoint(bound):
-                        out.append("0")     # whose value varies inside the expression: none sees all
+                        # whose value varies inside the expression: the seats that see every owner's
+                        out.append(f"rt_all_values_seen(m, {self.gen.layout.value_base[v.slot]}, {v.owner == 'team'})")
                         continue
                     owner = self.gen.src(n.owner) if isinstance(n, ir.OwnedVar) else "None"
-                    out.append(f"rt_value_seen(m, {v.seen!r}, {owner}, {v.owner == 'team'})")
+                    out.append(f"rt_value_seen(m, {self.gen.layout.value_base[v.slot]}, {owner})")
         return out

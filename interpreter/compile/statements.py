@@ -322,6 +322,26 @@ class StatementGen(LoopGen):
     def nat_Shuffle(self, s, out, ind):
         out.append((ind, f"rt_shuffle(m, {self.x.src(s.zone)})", s.span))
 
+    def nat_Show(self, s, out, ind):
+        if isinstance(s.seats, str):
+            kind, who = s.seats, "None"
+        else:
+            kind = "player" if s.seats.type is T.PLAYER else ("team" if s.seats.type is T.TEAM else "list")
+            who = self.x.src(s.seats)
+        what = s.what
+        if isinstance(what, (ir.Var, ir.OwnedVar)):          # a value: State.seen after the zone instances
+            base = self.layout.value_base[what.slot]
+            if isinstance(what, ir.Var):
+                index, owner = str(base), "-1"
+            else:
+                out.append((ind, f"_k = {self.x.src(what.owner)}", s.span))
+                index = f"{base} + _k"
+                owner = "_k" if what.owner.type is T.PLAYER else "-2 - _k"
+        else:
+            out.append((ind, f"_k = {self.x.src(what)}", s.span))
+            index, owner = "_k", "m.program.zone_instance_owner[_k]"
+        out.append((ind, f"rt_show(m, {index}, rt_seats(m, {owner}, {kind!r}, {who}), {s.shown})", s.span))
+
     def nat_Say(self, s, out, ind):
         if s.to is None:
             audience = "None"

@@ -17,7 +17,8 @@ from ..diagnostics import RulesError
 from ..syntax import ast
 from .source import header_comment, leading_comment, source_of
 
-SEEN = {"all": "everyone", "owner": "its owner", "nobody": "nobody", "team": "its owner's team"}
+SEEN = {"all": "everyone", "owner": "its owner", "nobody": "nobody", "team": "its owner's team",
+        "others": "everyone but its owner"}
 RULE_LIKE = (ast.RuleDecl, ast.DefDecl, ast.EventDecl, ast.WhenDecl, ast.AnytimeDecl, ast.SheetDecl)
 HEADINGS = {ast.RuleDecl: "rule", ast.DefDecl: "def", ast.EventDecl: "event", ast.WhenDecl: "when",
             ast.AnytimeDecl: "anytime", ast.SheetDecl: "sheet"}

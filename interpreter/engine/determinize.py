@@ -17,6 +17,7 @@ a sample is drawn from the seat's current observation alone.
 from __future__ import annotations
 
 from ..runtime.errors import RulesRuntimeError
+from ..runtime.helpers import rt_value_seen
 from . import machine, views
 
 
@@ -24,7 +25,7 @@ def hidden_places(m, viewer, unseen_only: bool = False) -> list[tuple[int, int]]
     """(zone instance, position) of every card `viewer` may not see (with `unseen_only`, of those no
     seat may see: a face-down deck)."""
     out = []
-    masks = m.program.seen_masks[m.n]
+    masks = m.seen
     for zone in m.program.zones:
         owners = range(m.n) if zone.owner == "player" else (range(len(m.program.teams)) if zone.owner == "team" else [None])
         for k in owners:
@@ -36,10 +37,10 @@ def hidden_places(m, viewer, unseen_only: bool = False) -> list[tuple[int, int]]
 
 def private_to_others(m, viewer) -> bool:
     """Does another seat see a card or a value that `viewer` may not (private information, not chance)?"""
-    masks = m.program.seen_masks[m.n]
+    masks = m.seen
     if any(masks[z] and m.zones[z] for z, _ in hidden_places(m, viewer)):
         return True
-    return any(v.seen != "nobody" for v, _owner in hidden_values(m, viewer))
+    return any(rt_value_seen(m, v.seen_base, owner) for v, owner in hidden_values(m, viewer))
 
 
 def permute_hidden_cards(m, places, permute) -> None:
@@ -174,27 +175,25 @@ def _keep_came_from(m, places, came) -> None:
 
 
 def value_hidden(m, v, owner, viewer) -> bool:
-    """Is the value of `v` kept for `owner` hidden from `viewer`, read from its declaration alone?"""
-    if v.seen == "nobody":
-        return True
-    teams = max(1, len(m.program.teams))
-    if v.seen == "owner":
-        return owner != (viewer if v.owner == "player" else viewer % teams)
-    if v.seen == "team":
-        team = owner if v.owner == "team" else owner % teams
-        return team != viewer % teams
-    return False
+    """Is the value of `v` kept for `owner` hidden from `viewer` now (State.seen)?"""
+    return not rt_value_seen(m, v.seen_base, owner) >> viewer & 1
+
+
+def guarded_values(m) -> list[tuple[object, object]]:
+    """(variable, owner) of each value some seat may not see at some time: not `seen by all`, or shown
+    and hidden by `show`/`hide` (owner None for a shared variable)."""
+    out = []
+    for v in m.program.vars:
+        if v.seen == "all" and not v.shown:
+            continue
+        owners = range(m.n) if v.owner == "player" else (range(len(m.program.teams)) if v.owner == "team" else [None])
+        out.extend((v, k) for k in owners)
+    return out
 
 
 def hidden_values(m, viewer) -> list[tuple[object, object]]:
-    """(variable, owner) of each value `viewer` may not see (owner None for a shared variable)."""
-    out = []
-    for v in m.program.vars:
-        if v.seen == "all":
-            continue
-        owners = range(m.n) if v.owner == "player" else (range(len(m.program.teams)) if v.owner == "team" else [None])
-        out.extend((v, k) for k in owners if value_hidden(m, v, k, viewer))
-    return out
+    """(variable, owner) of each value `viewer` may not see now (owner None for a shared variable)."""
+    return [(v, k) for v, k in guarded_values(m) if value_hidden(m, v, k, viewer)]
 
 
 def set_value(m, v, owner, value) -> None:
@@ -228,7 +227,7 @@ def sample(m, viewer, rng, chance_only: bool = False, memory=None):
         deal_hidden_cards(other, places, rng, memory.of(viewer) if memory is not None else None)
     changed = False
     for v, owner in hidden_values(other, viewer):
-        if chance_only and v.seen != "nobody":
+        if chance_only and rt_value_seen(m, v.seen_base, owner):
             continue
         if v.domain:
             values = v.domain(m.n)

@@ -45,6 +45,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.forced = forced
     m.zones = [[] for _ in program.zone_instance_names]
     m.where = [-1] * program.where_size
+    m.seen = program.seen_masks[players]
     m.vars = [None] * program.var_count
     m.rng = rng.seed_state(seed)
     m.stack, m.pending, m.result, m.decisions, m.ticks, m.watch = [], None, None, 0, 0, None

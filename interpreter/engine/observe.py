@@ -57,7 +57,9 @@ def event_text(session, event, viewer) -> str | None:
     if outcome[0] == "shuffle":
         _s, _after, zone, order = outcome
         name = program.zone_instance_names[zone]
-        if viewer is None or (viewer >= 0 and program.seen_masks[m.n][zone] >> viewer & 1):
+        # (in a game that changes who sees a zone, the order is told to none: it is told after the step,
+        # when the zone may be seen by others than when it was shuffled)
+        if viewer is None or (viewer >= 0 and not program.changes_seen and m.seen[zone] >> viewer & 1):
             return f"{name} is shuffled: {', '.join(program.card_names[c] for c in order) or 'empty'}"
         return f"{name} is shuffled"
     _r, _after, count, k, shown = outcome

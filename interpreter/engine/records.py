@@ -77,6 +77,8 @@ def state_to_data(m: State) -> dict:
     }
     if m.program.tracks_came_from:     # the zone instance each card last left (-1: none), by card id
         data["came_from"] = m.where[len(m.program.card_names):]
+    if m.seen != m.program.seen_masks[m.n]:     # `show`/`hide` changed who sees a zone or a value: State.seen
+        data["seen"] = list(m.seen)
     return data
 
 
@@ -125,6 +127,11 @@ def state_from_data(program, data, players: int, names, sink=None, frames: bool 
             raise bad("the zone each card came from is missing or not a zone")
         where += came
     m.where = where
+    seen = data.get("seen", program.seen_masks[players])
+    if not isinstance(seen, (list, tuple)) or len(seen) != len(program.seen_masks[players]) or \
+            not all(type(k) is int and 0 <= k < 1 << players for k in seen):
+        raise bad("who sees each zone and value is not a mask of seats for every one")
+    m.seen = tuple(seen)
     vars_ = data.get("vars")
     if not isinstance(vars_, list) or len(vars_) != program.var_count:
         raise bad("its variables do not match the rules")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 class State:
     __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
-                 "chance", "forced", "decisions", "program", "ticks", "watch")
+                 "chance", "forced", "decisions", "program", "ticks", "watch", "seen")
 
     def __init__(self):
         self.zones: list[list[int]] = []
@@ -32,6 +32,9 @@ class State:
         self.ticks = 2_000_000       # steps left before the step budget stops the rules (machine.STEP_BUDGET);
                                      # a label or invariant shown before any decision spends from it too
         self.watch = None            # a scenario's check as the option just taken ends its block (engine.scenarios)
+        self.seen: tuple = ()        # zone instance -> bit mask of the seats that see its cards now: the
+                                     # program's seen_masks at the start, changed by `show` and `hide`
+                                     # (a tuple, replaced whole when it changes, so a copy shares it)
 
     @property
     def over(self) -> bool:
@@ -56,6 +59,7 @@ class State:
         c.program = self.program
         c.ticks = self.ticks         # (what is shown of a copy spends steps: every comprehension does)
         c.watch = None
+        c.seen = self.seen
         return c
 
     def same_as(self, other: "State", frames: bool = True) -> bool:
@@ -64,7 +68,7 @@ class State:
         return (self.zones == other.zones and self.where == other.where and self.vars == other.vars
                 and self.rng == other.rng and (not frames or self.stack == other.stack)
                 and self.pending == other.pending and self.n == other.n and self.result == other.result
-                and self.decisions == other.decisions)
+                and self.decisions == other.decisions and self.seen == other.seen)
 
 
 def _copy(v: list) -> list:

@@ -1,4 +1,4 @@
-"""What one player may see, derived from zone visibility alone.
+"""What one player may see, derived from who sees each zone and value (State.seen) alone.
 
 A hidden zone shows only how many cards it holds, so a player's view cannot
 change when cards hidden from them are reshuffled. No game decides this; the
@@ -12,12 +12,12 @@ from . import machine, observe
 
 def can_see(m, instance: int, viewer) -> bool:
     """May `viewer` (a seat, or None for everything) see the cards of this zone instance?"""
-    return viewer is None or bool(m.program.seen_masks[m.n][instance] >> viewer & 1)
+    return viewer is None or bool(m.seen[instance] >> viewer & 1)
 
 
 def sees_value(m, var, owner, viewer) -> bool:
     """May `viewer` see the value of `var` kept for `owner` (a seat, a team, or None for a shared one)?"""
-    return viewer is None or bool(rt_value_seen(m, var.seen, owner, var.owner == "team") >> viewer & 1)
+    return viewer is None or bool(rt_value_seen(m, var.seen_base, owner) >> viewer & 1)
 
 
 def view(m, viewer=None) -> dict:

@@ -20,8 +20,10 @@ game and example). The zones each move left and entered are taken as known to ev
 counts of every zone are public; when one step moves several cards between zones a seat does not
 see, the counts alone may tell it a little less (which zone gave to which), never which card went.
 Started on a game in progress, a seat remembers only what it sees then.
-The values of variables need no memory: who sees a value is fixed by its declaration, so a value a
-seat saw is one it sees now.
+The values of variables are not remembered: a value hidden again (`hide`) is drawn afresh in samples,
+which forgets, never tells. Who sees a zone may change (`show`, `hide`: State.seen): a card is taken
+as seen leaving a zone if the seat saw that zone before the step, and as seen where it lies if the seat
+sees that zone after it; the cards of a zone that comes into a seat's sight are known to be there.
 """
 from __future__ import annotations
 
@@ -37,14 +39,14 @@ class Whereabouts:
     __slots__ = ("where", "_possible", "_steps", "_masks", "_nowhere")
 
     def __init__(self, m):
-        self._masks = m.program.seen_masks[m.n]
+        self._masks = m.seen
         self._nowhere = len(m.zones)
         self.where = m.where[:len(m.program.card_names)]      # where the cards were at the last step followed
         self._steps: list[list[int]] = []                     # where they were after each step since
         self._possible: list[list[int]] = []
         for viewer in range(m.n):
             unseen = 1 << self._nowhere
-            for inst, mask in enumerate(self._masks):
+            for inst, mask in enumerate(self._masks[:self._nowhere]):
                 if not mask >> viewer & 1:
                     unseen |= 1 << inst
             self._possible.append([1 << z if z >= 0 and self._masks[z] >> viewer & 1 else unseen
@@ -60,28 +62,32 @@ class Whereabouts:
 
     def note(self, m) -> None:
         """Call after each step of the game (the setup, or a decision and the rules it runs)."""
-        self._steps.append(m.where[:len(self.where)])
+        self._steps.append((m.where[:len(self.where)], m.seen))
 
     def of(self, viewer: int) -> list[int]:
         """For each card, the zone instances seat `viewer` may think it is in (a bit mask)."""
-        for now in self._steps:
-            self._follow(now)
+        for now, masks in self._steps:
+            self._follow(now, masks)
         self._steps.clear()
         return self._possible[viewer]
 
-    def _follow(self, now: list[int]) -> None:
-        before = self.where
-        if before == now:
+    def _follow(self, now: list[int], masks: tuple) -> None:
+        before, old = self.where, self._masks
+        if before == now and masks is old:
             return
         moved = [(c, before[c], now[c]) for c in compress(range(len(now)), map(ne, before, now))]
-        self.where = now
-        masks, nowhere = self._masks, self._nowhere
+        self.where, self._masks = now, masks
+        nowhere = self._nowhere
         for viewer, possible in enumerate(self._possible):
+            if masks is not old:                  # zones that came into the seat's sight: their cards are there
+                for c, z in enumerate(now):
+                    if z >= 0 and masks[z] >> viewer & 1 and not old[z] >> viewer & 1:
+                        possible[c] = 1 << z
             unseen_moves: dict[int, int] = {}     # zone not seen -> the zones not seen a card went to from it
             for c, a, b in moved:
                 if b >= 0 and masks[b] >> viewer & 1:
                     possible[c] = 1 << b
-                elif a >= 0 and masks[a] >> viewer & 1:
+                elif a >= 0 and old[a] >> viewer & 1:
                     possible[c] = 1 << (b if b >= 0 else nowhere)
                 else:
                     a = a if a >= 0 else nowhere

@@ -97,6 +97,13 @@ def rt_text(s):
     raise RuleFailure(f"a text of {len(s):,} characters: rules keep texts under {MAX_TEXT:,}")
 
 
+def rt_pad(text: str, width: int, how: str) -> str:
+    """`pad`, `pad_left`, `centre`: the text in a field of `width` characters (a wider text stays whole)."""
+    if width > MAX_TEXT:
+        raise RuleFailure(f"a field of {width:,} characters: rules keep texts under {MAX_TEXT:,}")
+    return text.ljust(width) if how == "left" else (text.rjust(width) if how == "right" else text.center(width))
+
+
 def rt_spend(m, xs):
     """An inner `for` of a comprehension spends the step budget by its length (products could be huge)."""
     m.ticks -= len(xs)
@@ -232,7 +239,7 @@ def rt_seen_leaving(m, cards, src):
     """Cards leave zone `src` whole (`move Z to …`, compiled inline): under the observation property
     they were in sight of the seats that see `src`."""
     if type(m.sink) is ShownLog:
-        log, mask = m.sink.cards, m.program.seen_masks[m.n][src]
+        log, mask = m.sink.cards, m.seen[src]
         for c in cards:
             log[c] = log.get(c, 0) | mask
 
@@ -241,7 +248,7 @@ def rt_seen_leaving_each(m, cards):
     """Cards about to be moved one by one (`move c to …`, `move [list] to …`), in the rules compiled with
     the watch calls: under the observation property each was in sight of the seats that see its zone."""
     if type(m.sink) is ShownLog:
-        log, masks = m.sink.cards, m.program.seen_masks[m.n]
+        log, masks = m.sink.cards, m.seen
         for c in cards:
             place = m.where[c]
             if place >= 0:
@@ -405,7 +412,7 @@ def seal(m, segments, seen=None) -> tuple:
     """A flat tuple of strings (seen by all) and (name, seats that see it, what it is when hidden).
     `seen`: card -> the seats that saw it before now, if only in passing (engine.session.sealed_label)."""
     out = []
-    masks = m.program.seen_masks[m.n]
+    masks = m.seen
     everyone = (1 << m.n) - 1
     log = m.sink.cards if type(m.sink) is ShownLog else None
     stack = [segments]
@@ -468,16 +475,49 @@ def rt_no_option(m, who):
                       "whatever she holds")
 
 
-def rt_value_seen(m, seen: str, owner, team_owned: bool) -> int:
-    """The seats that see the value of a variable (`var … seen by …`), owned by `owner` (a seat or a team)."""
-    if seen == "all":
+def rt_value_seen(m, base: int, owner) -> int:
+    """The seats that see the value of a variable now (`var … seen by …`, then `show`/`hide`), kept at
+    State.seen[base + owner] (owner: a seat or a team, None for a shared variable)."""
+    return m.seen[base if owner is None else base + owner]
+
+
+def rt_all_values_seen(m, base: int, team_owned: bool) -> int:
+    """The seats that see the value of a per-player (or per-team) variable for every owner: a text that
+    reads it for owners it computes itself (`{[p.bid for p in players]}`) is told in full to those."""
+    mask = (1 << m.n) - 1
+    for k in range(max(1, len(m.program.teams)) if team_owned else m.n):
+        mask &= m.seen[base + k]
+    return mask
+
+
+def rt_show(m, k, seats, shown: bool):
+    """`show X to …` (shown) / `hide X from …`: the seats (a mask) see zone instance or value `k`
+    (State.seen) from now on, or no longer do. State.seen is replaced whole, so the copies that share
+    it keep theirs."""
+    masks = list(m.seen)
+    masks[k] = (masks[k] | seats) if shown else (masks[k] & ~seats)
+    m.seen = tuple(masks)
+
+
+def rt_seats(m, owner: int, kind: str, who) -> int:
+    """The seats of a `show`/`hide`: "all", "others" (every seat but the owner — a seat, or -(team + 2)
+    for a team's, as Program.zone_instance_owner records it, or -1 for the table's), a player, a team,
+    or a list of players."""
+    if kind == "all":
         return (1 << m.n) - 1
-    if seen == "nobody" or owner is None:
-        return 0
-    if seen == "owner":
-        return 1 << owner if not team_owned else rt_told(m, owner, True)
-    teams = max(1, len(m.program.teams))
-    return rt_told(m, owner if team_owned else owner % teams, True)
+    if kind == "others":
+        if owner == -1:
+            raise RuleFailure("`others` leaves out an owner, and this belongs to the table: name the seats")
+        mine = 1 << owner if owner >= 0 else rt_told(m, -owner - 2, True)
+        return ((1 << m.n) - 1) & ~mine
+    if kind == "team":
+        return rt_told(m, who, True)
+    if kind == "player":
+        return 1 << who
+    out = 0
+    for p in who:
+        out |= 1 << p
+    return out
 
 
 def rt_told(m, who, team: bool):

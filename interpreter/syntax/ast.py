@@ -300,6 +300,17 @@ class Shuffle:
 
 
 @node
+class Show:
+    """`show q.hand to p` (shown) or `hide dummy.hand from all`: who sees a zone's cards, or a variable's
+    value (`show p.bid to all`), changed. `seats` is "all", "others" (every seat but the owner) or an
+    expression (a player, a team, a list of players)."""
+    span: Span
+    what: object
+    seats: object
+    shown: bool
+
+
+@node
 class Say:
     """`say "{p} wins"`, `say to p "you drew {c}"`"""
     span: Span

@@ -324,6 +324,15 @@ class _ToAst(Transformer):
     def remove_stmt(self, meta, c):
         return ast.RemoveFrom(self.span(meta), c[0], c[1])
 
+    def show_stmt(self, meta, c):
+        return ast.Show(self.span(meta), c[0], c[1], True)
+
+    def hide_stmt(self, meta, c):
+        return ast.Show(self.span(meta), c[0], c[1], False)
+
+    def seats(self, meta, c):
+        return str(c[0]) if isinstance(c[0], Token) else c[0]
+
     def scenario_decl(self, meta, c):
         ov, name, doc, *lines = c
         steps = [s for line in lines for s in (line if isinstance(line, tuple) else (line,))]
@@ -471,8 +480,9 @@ class _ToAst(Transformer):
         e = c[0]
         if not isinstance(e, ast.Call):
             raise _ParseFailure(Diagnostic(e.span, "this expression does nothing on its own",
-                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, `say`, `add`, `remove`, "
-                                           "`signal`, `if`, `for`, `while`, `repeat`, `stop`, `break`, `pass` or a choice"))
+                                           "a statement is a call of a rule, `let`, an assignment, `move`, `shuffle`, "
+                                           "`show`, `hide`, `say`, `add`, `remove`, `signal`, `if`, `for`, `while`, "
+                                           "`repeat`, `stop`, `break`, `pass` or a choice"))
         return ast.ExprStmt(self.span(meta), e)
 
     def pass_stmt(self, meta, c):

@@ -300,8 +300,10 @@ def _passing(state, viewer) -> set:
 
 
 def _in_sight(state, viewer) -> set:
-    """The cards in the zones `viewer` sees now."""
-    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards}
+    """The cards in the zones `viewer` sees now, and the values of variables it sees now that some seat
+    may not see (a value shown by `show` comes into sight as a card turned face up does)."""
+    return {c for inst, cards in enumerate(state.zones) if views.can_see(state, inst, viewer) for c in cards} \
+        | {("value", v.slot, k) for v, k in determinize.guarded_values(state) if views.sees_value(state, v, k, viewer)}
 
 
 def _session_on(state):
