@@ -44,7 +44,7 @@ def _error(sentence: str, status: int) -> Response:
     return Response(dumps({"error": sentence}), status, media_type="application/json")
 
 
-def make_app(table: WebTable) -> Starlette:
+def make_app(table: WebTable, rate: int = RATE) -> Starlette:
     recent: dict = {}            # seat -> times of its recent decisions (rate limit)
     streams: dict = {}           # seat -> live streams open
 
@@ -83,7 +83,7 @@ def make_app(table: WebTable) -> Starlette:
             return _error(str(e), e.status)
         now = time.monotonic()
         times = [t for t in recent.get(seat, []) if now - t < 1.0]
-        if len(times) >= RATE:
+        if len(times) >= rate:
             return _error("too many decisions at once: wait a moment", 429)
         recent[seat] = times + [now]
         body = b""
