@@ -19,6 +19,7 @@ function fill(list, items, make) {
 function render(p) {
   page = p;
   sending = false;
+  document.body.dataset.version = String(p.version);
   document.title = (p.you ? p.you + " — " : "") + p.title;
   $("title").textContent = p.title;
   $("who").textContent = p.you ? "You are " + p.you : "Spectator: you see what every seat sees";
@@ -43,7 +44,7 @@ function render(p) {
   let status;
   if (p.stopped) status = "The game stopped: " + p.stopped;
   else if (p.over) status = "The game is over.";
-  else if (p.your_turn) status = "Your decision, " + p.you + ".";
+  else if (p.your_turn) status = "Your turn, " + p.you + ": choose below.";
   else status = "Waiting for " + p.to_decide + "…";
   $("status").textContent = status;
   $("status").className = p.your_turn ? "turn" : "";
