@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -188,3 +189,70 @@ def test_serve_says_what_it_needs_and_refuses_bad_arguments():
     done = subprocess.run([sys.executable, "-m", "rulecraft", "serve", "blackmore", "--players", "9"],
                           capture_output=True, text=True)
     assert done.returncode == 1 and "not 9" in done.stderr
+
+
+def _serve(*words, host="127.0.0.1"):
+    """`rulecraft serve` in a subprocess on a free port: (process, port, {seat name: link}), once it listens."""
+    import socket
+    import time
+    with socket.socket() as s:
+        s.bind((host, 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "rulecraft", "serve", *words, "--host", host, "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    links = {}
+    for line in proc.stdout:
+        found = re.match(r"\s+(Player \d|spectator)\b.*?: (http://\S+)", line)
+        if found:
+            links[found[1]] = found[2]
+        if line.startswith("Give each player"):
+            break
+    for _ in range(200):
+        try:
+            socket.create_connection((host, port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return proc, port, links
+
+
+def _stop(proc) -> str:
+    proc.terminate()
+    _out, err = proc.communicate(timeout=10)
+    return err
+
+
+def test_serve_warns_when_it_listens_beyond_this_machine():
+    proc, _port, links = _serve("blackmore", "--players", "3", host="127.0.0.2")
+    err = _stop(proc)
+    assert "warning: listening on 127.0.0.2" in err and links
+    proc, _port, links = _serve("blackmore", "--players", "3")
+    assert "warning" not in _stop(proc)
+
+
+def test_a_saved_table_resumes_with_its_seats(tmp_path):
+    import httpx
+    save = tmp_path / "table.save"
+    import time
+    table = table_of(["human", "human", "random"])
+    table.save_path = str(save)
+    table.start()
+    client = client_of(table)
+    while len(table.session.history) < 4:
+        with table.lock:
+            seat, version = table.session.to_move, table.version
+        if seat in table.humans:
+            assert decide(client, table, seat, 0, version).status_code == 200
+        else:
+            time.sleep(0.01)
+    while table.session.to_move not in table.humans:
+        time.sleep(0.01)
+    mine = client.get("/api/page", headers=as_seat(table, 0)).json()
+    proc, port, links = _serve("--load", str(save))
+    try:
+        assert set(links) == {"Player 1", "Player 2", "spectator"}
+        token = links["Player 1"].split("#t=")[1]
+        page = httpx.get(f"http://127.0.0.1:{port}/api/page", headers={"X-Token": token}).json()
+    finally:
+        _stop(proc)
+    assert page["view"] == mine["view"] and page["log"] == mine["log"] and len(page["log"]) > 3
