@@ -23,6 +23,9 @@ NEEDED = [
     "rulecraft/games/blackmore.rules",
     "rulecraft/loader.py",
     "rulecraft/engine/machine.py",
+    "rulecraft/web/static/index.html",        # the web table's page (rulecraft serve)
+    "rulecraft/web/static/app.js",
+    "rulecraft/web/static/style.css",
 ]
 OFFLINE_SIGNS = ("Could not find a version", "No matching distribution", "NewConnectionError", "Network is unreachable",
                  "Temporary failure in name resolution", "No module named pip", "ProxyError")

@@ -26,6 +26,7 @@ examples:
   rulecraft replay game.yaml
   rulecraft play blackmore --seat 1 --save game.save
   rulecraft play --load game.save
+  rulecraft serve blackmore --players 3 --agents human,human,ismcts
   rulecraft check games/blackmore.rules
   rulecraft doc blackmore --out blackmore.html
   rulecraft test examples/blackmore-no-refill.rules --explore 5
@@ -41,7 +42,7 @@ PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 a
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
-COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc", "show")
+COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc", "show", "serve")
 MODULES = {"list": "listing", "show": "generated"}   # a command whose module has another name
 
 
@@ -97,6 +98,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if want("show"):
         from .generated import add_parser as add_show
         add_show(sub, GAME_HELP)
+    if want("serve"):
+        from .serve import add_parser as add_serve
+        add_serve(sub, GAME_HELP, _table_args)
     for command in sub.choices.values():
         command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser

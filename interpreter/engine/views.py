@@ -10,14 +10,24 @@ from ..runtime.helpers import rt_value_seen, seal
 from . import machine, observe
 
 
+def _among(mask: int, n: int, viewer) -> bool:
+    """Is `viewer` among the seats of `mask`? None (everything) always is; observe.PUBLIC (a spectator)
+    only when every seat is."""
+    if viewer is None:
+        return True
+    if viewer == observe.PUBLIC:
+        return mask == (1 << n) - 1
+    return bool(mask >> viewer & 1)
+
+
 def can_see(m, instance: int, viewer) -> bool:
-    """May `viewer` (a seat, or None for everything) see the cards of this zone instance?"""
-    return viewer is None or bool(m.seen[instance] >> viewer & 1)
+    """May `viewer` (a seat, None for everything, PUBLIC for what all see) see this zone instance's cards?"""
+    return _among(m.seen[instance], m.n, viewer)
 
 
 def sees_value(m, var, owner, viewer) -> bool:
     """May `viewer` see the value of `var` kept for `owner` (a seat, a team, or None for a shared one)?"""
-    return viewer is None or bool(rt_value_seen(m, var.seen_base, owner) >> viewer & 1)
+    return viewer is None or _among(rt_value_seen(m, var.seen_base, owner), m.n, viewer)
 
 
 def view(m, viewer=None) -> dict:

@@ -1,0 +1,1 @@
+"""`rulecraft serve`: a web table (Starlette on uvicorn, the `web` extra); see docs/web.md."""
