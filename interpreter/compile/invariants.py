@@ -2,7 +2,7 @@
 
 In `[c for c in p.hand if p.filled[c.crop] == 0]`, `p.filled` is the same for
 every `c`: nothing in an expression changes the state while it is computed.
-Such a part is computed once before the loop (expressions.py binds it with a
+Such a part is computed once before the loop (hoisting.py binds it with a
 one-element `for`, or a lambda's default argument) instead of once per
 element. It is computed even when the loop turns out empty, so only parts that
 cannot fail are moved: numbers, variables, a player's or a team's entries,
