@@ -23,7 +23,7 @@ from .expressions import Expressions
 from .generics import Generics
 from .lower import lower
 from .matches import Matches
-from .shown import chance_in_shown_things, shows_on_secrets
+from .reveals import chance_in_shown_things, shows_on_secrets
 from .statements import Statements
 
 

@@ -13,11 +13,11 @@ contract between check and compile reads in one place.
 """
 from __future__ import annotations
 
-from .. import records
+from .. import slotclasses
 
-# records, not attrs (records.py: `import attrs` and its classes cost a load about 20 ms); compared by
+# slot classes, not attrs (slotclasses.py: `import attrs` and its classes cost a load about 20 ms); compared by
 # identity, and one `_repr` below given to every node class at the end
-_node = records.frozen(eq=False, repr=False)
+_node = slotclasses.frozen(eq=False, repr=False)
 
 
 # ------------------------------------------------------------------ expressions
@@ -656,5 +656,5 @@ def _repr(self) -> str:
 
 
 for _cls in list(vars().values()):
-    if isinstance(_cls, type) and _cls.__module__ == __name__ and records.has(_cls):
+    if isinstance(_cls, type) and _cls.__module__ == __name__ and slotclasses.has(_cls):
         _cls.__repr__ = _repr

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import marshal
 
-from .. import records
+from .. import slotclasses
 from ..diagnostics import Diagnostic, Span
 from . import ir
 from . import types as T
 
 _CLASSES = {f"{m.__name__}.{c.__name__}": c for m in (ir, T) for c in vars(m).values()
-            if isinstance(c, type) and records.has(c) and c.__module__ == m.__name__}
+            if isinstance(c, type) and slotclasses.has(c) and c.__module__ == m.__name__}
 _CLASSES["Span"], _CLASSES["Diagnostic"] = Span, Diagnostic
 _NAMES = sorted(_CLASSES)
 _NUMBER = {_CLASSES[n]: i for i, n in enumerate(_NAMES)}
 _BY_NUMBER = [_CLASSES[n] for n in _NAMES]
-_FIELDS = {cls: tuple(f.name for f in records.fields(cls)) for cls in _NUMBER}
+_FIELDS = {cls: tuple(f.name for f in slotclasses.fields(cls)) for cls in _NUMBER}
 _ARITY = [len(_FIELDS[c]) for c in _BY_NUMBER]
 # the type constants of check/types.py, by class and fields: decoded, they are these objects again
 _CONSTANTS = {(type(v), tuple(getattr(v, f) for f in _FIELDS[type(v)])): v

@@ -8,7 +8,7 @@ same text. tests/codegen holds it for a small corpus beside the generated Python
 """
 from __future__ import annotations
 
-from .. import records
+from .. import slotclasses
 from . import ir
 
 _QUIET = ("type", "span")       # said in the node's own line, not as fields
@@ -76,7 +76,7 @@ def _holds_nodes(value) -> bool:
         return any(_holds_nodes(v) for v in value)
     if isinstance(value, dict):
         return any(_holds_nodes(v) for v in value.values())
-    return records.has(type(value)) and type(value).__module__ == ir.__name__
+    return slotclasses.has(type(value)) and type(value).__module__ == ir.__name__
 
 
 def _plain(value) -> str:

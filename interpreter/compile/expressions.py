@@ -13,7 +13,7 @@ entry points (`src`, `seq`, `kept`) and the leaves (names, fields, zones, texts,
 operators.py the operators and conditions; calls.py def and builtin calls; comprehensions.py the
 expressions with a loop of their own; hoisting.py the parts computed once before a loop;
 load_values.py the matches and lists known at load. What the seats may see of a shown text is its
-own module (shown_text.py), tables made at load another (tabulate.py).
+own module (text_for_seats.py), tables made at load another (tabulate.py).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from .hoisting import MOVABLE, LoopParts
 from .load_values import LoadValues
 from .operators import Operators
 from .options import DEFAULT, CompileOptions
-from .shown_text import ShownText
+from .text_for_seats import ShownText
 from .tabulate import CANDIDATES, Tabulator
 from .written import Atom, Constant, Number, Written, number_of, own_operations
 
@@ -283,7 +283,7 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         return '"".join((' + ", ".join(pieces) + ",))"
 
     def segments(self, e: ir.Text) -> str:
-        """A shown text as segments, each as the seats may see it (shown_text.py)."""
+        """A shown text as segments, each as the seats may see it (text_for_seats.py)."""
         return self.shown.segments(e)
 
     def ex_CardNamed(self, e):

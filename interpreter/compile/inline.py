@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import collections
 
-from .. import records
+from .. import slotclasses
 from ..check import ir
 
 # the fields of IR nodes that hold a local's slot (the others named `slot` are variables')
@@ -113,8 +113,8 @@ def inline(prog, waits: dict, enabled: bool = True) -> Inlined:
     bodies = {key: written(key) for key in list(rules)}
     for key, (body, size) in bodies.items():
         if key not in out.dead and body is not rules[key].body:
-            rules[key] = records.evolve(rules[key], body=body, frame_size=max(rules[key].frame_size, size))
-    out.prog = records.evolve(prog, rules=rules)
+            rules[key] = slotclasses.evolve(rules[key], body=body, frame_size=max(rules[key].frame_size, size))
+    out.prog = slotclasses.evolve(prog, rules=rules)
     return out
 
 
@@ -170,7 +170,7 @@ def _without_stops(body) -> tuple:
                 return _without_stops(part + rest)
             branches = tuple((c, ended(b)) for c, b in s.branches)
             otherwise = ended(s.otherwise)
-            return body[:i] + (records.evolve(s, branches=branches, otherwise=otherwise or None),)
+            return body[:i] + (slotclasses.evolve(s, branches=branches, otherwise=otherwise or None),)
     return body
 
 
@@ -204,16 +204,16 @@ def _map_bodies(s, fn, out):
         otherwise = fn(s.otherwise) if s.otherwise is not None else None
         if all(b is ob for (_c, b), (_c2, ob) in zip(branches, s.branches)) and otherwise is s.otherwise:
             return s
-        return records.evolve(s, branches=branches, otherwise=otherwise)
+        return slotclasses.evolve(s, branches=branches, otherwise=otherwise)
     if isinstance(s, (ir.For, ir.While, ir.Repeat)):
         body = fn(s.body)
-        return s if body is s.body else records.evolve(s, body=body)
+        return s if body is s.body else slotclasses.evolve(s, body=body)
     if isinstance(s, ir.Choose):
         body = fn(s.body)
         otherwise = fn(s.otherwise) if s.otherwise is not None else None
         if body is s.body and otherwise is s.otherwise:
             return s
-        new = records.evolve(s, body=body, otherwise=otherwise)
+        new = slotclasses.evolve(s, body=body, otherwise=otherwise)
         out.origin[id(new)] = out.origin.get(id(s), s)
         out.keep.append(new)
         return new
@@ -227,7 +227,7 @@ def _shifted(node, base, out, spans):
     t = type(node)
     if t is tuple:
         return tuple(_shifted(x, base, out, spans) for x in node)
-    if not records.has(t):
+    if not slotclasses.has(t):
         return node
     changes = {}
     for name in ir._child_fields(t):
@@ -242,11 +242,11 @@ def _shifted(node, base, out, spans):
         # a span of its own for each copy (a generic rule's instances share their spans): the rules a
         # line stands in are told by its span's identity
         if id(span) not in spans:
-            spans[id(span)] = (span, records.evolve(span))
+            spans[id(span)] = (span, slotclasses.evolve(span))
         changes["span"] = spans[id(span)][1]
     if not changes:
         return node
-    new = records.evolve(node, **changes)
+    new = slotclasses.evolve(node, **changes)
     if t is ir.Choose:
         out.origin[id(new)] = out.origin.get(id(node), node)
         out.keep.append(new)

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from ..check import ir
 from ..check import types as T
-from ..check.shown import reads_hidden, skip_reveals
+from ..check.reveals import reads_hidden, skip_reveals
 from ..runtime.errors import STEP_BUDGET
 from .codegen import TICK
 from .inline import SLOT_FIELDS
 from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
-from .shown_text import hidden_as
+from .text_for_seats import hidden_as
 from .statements import StatementGen, assigned, reads
 from .written import Atom
 

@@ -2,7 +2,7 @@
 
 Nothing here knows HTTP (web.app serves it). What a seat is sent (`page`) is built only from that
 seat's observation — engine.views for the table, engine.observe for the story so far, the options
-only when the decision is theirs — the same texts the terminal shows (cli.show), so a page never
+only when the decision is theirs — the same texts the terminal shows (cli.plaintext), so a page never
 holds another seat's hidden cards or values, the seed or the random generator. A spectator sees
 what every seat sees (observe.PUBLIC). Decisions name the table's `version` (how many decisions
 were taken, public) and the option's place in the list the seat was shown, so a stale, replayed or
