@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import slotclasses
 
-from .check import types as T
+from .ir import types as T
 
 
 @slotclasses.frozen

@@ -102,9 +102,9 @@ def generated_python(ref: str, fast: bool = False, options: CompileOptions = DEF
 
 def generated_ir(ref: str) -> str:
     """The typed IR the rules check to (`rulecraft show GAME --ir`), as text to read and diff
-    (check.irdump): what the compiler is given."""
+    (ir.dump): what the compiler is given."""
     from .check.checkcache import check_game
-    from .check.irdump import dump
+    from .ir.dump import dump
     path = game_path(ref)
     diags: list = []
     loaded = check_game(path, diags)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rulecraft.check import ir
+from rulecraft.ir import nodes as ir
 from rulecraft.check.checker import Checker
 from rulecraft.check.lower import Lowerer
 from rulecraft.compile.expressions import ExprGen

@@ -7,8 +7,8 @@ import pickle
 import pytest
 
 from rulecraft import slotclasses
-from rulecraft.check import ir
-from rulecraft.check import types as T
+from rulecraft.ir import nodes as ir
+from rulecraft.ir import types as T
 from rulecraft.compile.program import Program, ScenarioStep
 from rulecraft.diagnostics import Diagnostic, Span
 

@@ -1,5 +1,5 @@
 """`rulecraft show GAME --python`: the Python a game's rules compile to, as one module to read;
-`--ir`: the typed IR they check to, the compiler's input (check.irdump).
+`--ir`: the typed IR they check to, the compiler's input (ir.dump).
 
 What the compiler makes of each rule, def, label and score (loader.generated_python), with the
 constants its functions share. `--fast` shows the twin the fast path plays (engine.playout). The

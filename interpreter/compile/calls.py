@@ -5,7 +5,7 @@ A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
 from ..builtins import REGISTRY
-from ..check import ir
+from ..ir import nodes as ir
 from ..diagnostics import Diagnostic
 from ..runtime.errors import RuleFailure
 from .codegen import TICK

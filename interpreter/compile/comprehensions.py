@@ -4,7 +4,7 @@ options, and what the generator knows of a local going through values known at l
 A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
-from ..check import ir
+from ..ir import nodes as ir
 from .invariants import safe
 from .written import Constant
 

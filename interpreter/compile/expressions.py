@@ -1,6 +1,6 @@
 """IR expressions → Python source.
 
-Every value is plain data (see check.types): an expression becomes Python
+Every value is plain data (see ir.types): an expression becomes Python
 source over `m` (the state) and `v0, v1, …` (the locals of the function it is
 in), with fixed tables and constants bound by name in the namespace. Defs
 whose body binds no locals are inlined at their call sites when their
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from .calls import Calls
 from .comprehensions import Comprehensions

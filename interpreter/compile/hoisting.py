@@ -4,7 +4,7 @@ remembers it per node), to which loop (`scope_for`), and the names that hold the
 A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
-from ..check import ir
+from ..ir import nodes as ir
 from .invariants import safe, worth_moving
 
 # the kinds of node that may be computed before a loop (invariants.safe says which are)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import collections
 
 from .. import slotclasses
-from ..check import ir
+from ..ir import nodes as ir
 
 # the fields of IR nodes that hold a local's slot (the others named `slot` are variables')
 SLOT_FIELDS = {ir.Local: ("slot",), ir.BestBy: ("slot",), ir.FindWhere: ("slot",), ir.LetIn: ("slot",),

@@ -14,8 +14,8 @@ its card type — never of another card (a variable may hold no card), a cast,
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 
 _VALUE_KEYS = (T.PLAYER, T.TEAM)         # values that are always a valid index of a per-player/team list
 

@@ -3,8 +3,8 @@ known at load becomes a table (a tuple or a dict) indexed by its subject, else i
 order; a list written out becomes one constant. A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..runtime.errors import RuleFailure
 from .written import is_name
 

@@ -4,8 +4,8 @@ comparisons sharing a number chained), conditional expressions, and conditions w
 counts (`test`). A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from .calls import MAX_INLINED
 from .hoisting import MOVABLE
 from .invariants import safe

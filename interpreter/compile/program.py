@@ -74,7 +74,7 @@ class VarInfo:
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
     seen: str = "all"          # who sees its value: all, owner, team, nobody
     domain: object = None      # player count -> every value it can hold, or None for a number (layout.domain_of)
-    type: object = None        # the declared type of one value (a table's entry), from check.types: what
+    type: object = None        # the declared type of one value (a table's entry), from ir.types: what
                                # an encoder of observations (rulecraft.api) reads to give it a fixed shape
     seen_base: int = 0         # State.seen[seen_base + owner (0 if shared)]: the seats that see its value now
     shown: bool = False        # a `show`/`hide` names it: who sees it may differ from its `seen` during play

@@ -28,9 +28,9 @@ are one class; the statements that cannot wait are statements.py's.
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
-from ..check.reveals import reads_hidden, skip_reveals
+from ..ir import nodes as ir
+from ..ir import types as T
+from ..ir.hidden import reads_hidden, skip_reveals
 from ..runtime.errors import STEP_BUDGET
 from .codegen import TICK
 from .inline import SLOT_FIELDS

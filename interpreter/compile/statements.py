@@ -12,8 +12,8 @@ parameters) or keeps where a waiting one stands (rules.py).
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..runtime.errors import RuleFailure
 from .codecache import MISSING
 from .written import Lookup, own_operations

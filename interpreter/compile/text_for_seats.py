@@ -8,8 +8,8 @@ the defs it calls too (`shown_bodies`). The generator (expressions.ExprGen) writ
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..diagnostics import Diagnostic
 from .invariants import safe
 

@@ -9,7 +9,7 @@ same text. tests/codegen holds it for a small corpus beside the generated Python
 from __future__ import annotations
 
 from .. import slotclasses
-from . import ir
+from . import nodes as ir
 
 _QUIET = ("type", "span")       # said in the node's own line, not as fields
 
