@@ -51,25 +51,7 @@ def inline(prog, waits: dict, enabled: bool = True) -> Inlined:
     out = Inlined(prog)
     if not enabled:
         return out
-    sites = collections.Counter()
-    calls = {key: set() for key in prog.rules}
-    for key, rule in prog.rules.items():
-        for n in ir.walk(rule.body):
-            if isinstance(n, ir.CallRule):
-                sites[n.rule] += 1
-                calls[key].add(n.rule)
-            elif isinstance(n, ir.Signal):
-                for h in prog.events.get(n.event, ()):
-                    sites[h] += 2          # started by the machine
-    started = {"play", "setup"} | {a.rule for a in prog.anytimes} \
-        | {key for key in prog.rules if key.startswith("arrange ")}
-    caller = {callee: key for key, callees in calls.items() for callee in callees}
-    # (a rule called from a scenario's block only stays apart: its choices are numbered before the
-    # `anytime` options, which come before those blocks' code)
-    candidates = {key for key, rule in prog.rules.items()
-                  if waits.get(key) and sites[key] == 1 and key not in started and rule.where is None
-                  and not caller.get(key, "arrange ").startswith("arrange ")
-                  and not _calls_itself(key, calls) and _stops_movable(rule.body)}
+    candidates = _candidates(prog, waits)
     if not candidates:
         return out
     rules = dict(prog.rules)
@@ -116,6 +98,32 @@ def inline(prog, waits: dict, enabled: bool = True) -> Inlined:
             rules[key] = slotclasses.evolve(rules[key], body=body, frame_size=max(rules[key].frame_size, size))
     out.prog = slotclasses.evolve(prog, rules=rules)
     return out
+
+
+def _candidates(prog, waits: dict) -> set:
+    """The rules to write into their caller: each waits, has one call site (a signal counts as two:
+    the machine starts its handlers), is not started by the machine nor called from a scenario's
+    block, does not call itself, and its `stop`s can move (`_stops_movable`)."""
+    sites = collections.Counter()
+    calls = {key: set() for key in prog.rules}
+    for key, rule in prog.rules.items():
+        for n in ir.walk(rule.body):
+            if isinstance(n, ir.CallRule):
+                sites[n.rule] += 1
+                calls[key].add(n.rule)
+            elif isinstance(n, ir.Signal):
+                for h in prog.events.get(n.event, ()):
+                    sites[h] += 2          # started by the machine
+    started = {"play", "setup"} | {a.rule for a in prog.anytimes} \
+        | {key for key in prog.rules if key.startswith("arrange ")}
+    caller = {callee: key for key, callees in calls.items() for callee in callees}
+    # (a rule called from a scenario's block only stays apart: its choices are numbered before the
+    # `anytime` options, which come before those blocks' code)
+    candidates = {key for key, rule in prog.rules.items()
+                  if waits.get(key) and sites[key] == 1 and key not in started and rule.where is None
+                  and not caller.get(key, "arrange ").startswith("arrange ")
+                  and not _calls_itself(key, calls) and _stops_movable(rule.body)}
+    return candidates
 
 
 def _locals(rule) -> int:
