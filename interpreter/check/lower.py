@@ -87,7 +87,7 @@ class Lowerer:
     def define(self, sym: DefSym) -> ir.Def:
         d = sym.decl
         body = self.expr(d.body)
-        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy, ir.LetIn, ir.FindWhere)) for n in ir.walk(body))
+        binds = any(True for _ in ir.binders(body))
         return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds, d.const)
 
     def rule(self, key, label, sym, where) -> ir.Rule:

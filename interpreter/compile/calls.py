@@ -136,11 +136,8 @@ class Calls:
     def plain_call(self, name: str) -> str:
         """Source computing def `name` (no parameters) where it stands, as if nothing were computed first."""
         d = self.prog.defs[name]
-        saved, self.computed = self.computed, {}
-        try:
+        with self.emitting(computed={}):
             return self.ex_DefCall(ir.DefCall(d.type, d.span, name, ()))
-        finally:
-            self.computed = saved
 
     def forget(self, names) -> None:
         for name in names:
@@ -169,17 +166,11 @@ class Calls:
             fname = self.ns.fresh("D")
             self.def_names[e.name] = fname
             params = ", ".join(["m"] + [f"v{i}" for i in range(d.params)])
-            saved, self.subst = self.subst, None
-            computed, self.computed = self.computed, {}
-            loops, self.loops = self.loops, []
-            local_types, self.local_types = self.local_types, {}
-            inlining, self.inlining = self.inlining, set()     # its own function: the defs it calls inline anew
-            # its lets and result as statements (LoopGen.def_lines), or one expression
-            with self.apart():
+            # its lets and result as statements (LoopGen.def_lines), or one expression, in a function of its
+            # own: nothing substituted, computed first or moved before a loop; the defs it calls inline anew
+            with self.emitting(subst=None, computed={}, loops=[], local_types={}, inlining=set()), self.apart():
                 lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
                     else [(1, f"return {self.src(d.body)}", d.span)]
-            self.subst, self.computed, self.loops, self.local_types = saved, computed, loops, local_types
-            self.inlining = inlining
             if self.calls_defs(d):       # a step per call: defs calling each other twice cannot run unseen
                 lines = [(1, text, d.span) for text in TICK] + lines
             self.ns.define(fname, f"def {fname}({params}):", lines, f"def {e.name}", d.span)
@@ -194,21 +185,16 @@ class Calls:
     def substituted(self, body, args) -> str:
         """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`:
         Cheap when it is, or when it is_simple over Cheap arguments (`cheap`)."""
-        saved, saved_plain, saved_facts, saved_locals = self.subst, self.plain_subst, self.arg_facts, self.subst_locals
         facts = self.inlined_args(args)
         subst = {i: self.argument(a) for i, a in enumerate(args)}
         plain = subst
         if self.loops:
-            loops, self.loops = self.loops, []
-            plain = {i: self.argument(a) for i, a in enumerate(args)}
-            self.loops = loops
+            with self.emitting(loops=[]):
+                plain = {i: self.argument(a) for i, a in enumerate(args)}
         arg_locals = {i: self.tables.real_locals(a) for i, a in enumerate(args)}
-        self.subst, self.plain_subst, self.arg_facts, self.subst_locals = subst, plain, facts, arg_locals
-        try:
+        with self.emitting(subst=subst, plain_subst=plain, arg_facts=facts, subst_locals=arg_locals):
             source = self.src(body)
             return source if isinstance(source, Cheap) or not self.cheap(body) else Cheap(source)
-        finally:
-            self.subst, self.plain_subst, self.arg_facts, self.subst_locals = saved, saved_plain, saved_facts, saved_locals
 
     def argument(self, a, brackets: bool = True) -> Argument:
         """An argument of a def being inlined, as its parameter is written in the body (in brackets): cheap
@@ -224,12 +210,8 @@ class Calls:
         if known is None:
             from .layout import ConstantState, NeedsGame
             self.const_values[d.name] = "None"        # (a const that used itself was refused by the checker)
-            saved, self.subst = self.subst, None
-            try:
-                with self.apart():
-                    fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
-            finally:
-                self.subst = saved
+            with self.emitting(subst=None), self.apart():
+                fn = self.ns.function("m", self.src(d.body), f"const {d.name}", d.span)
             try:
                 value = fn(ConstantState(self.layout))
             except NeedsGame:

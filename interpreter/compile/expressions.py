@@ -103,6 +103,20 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
             self.written = written
 
     @contextmanager
+    def emitting(self, **fields):
+        """Write with some of the generator's state set otherwise — a def's own function (no substitution,
+        no loops, no defs computed first), a value computed at load (no substitution), plain source (no
+        loops) — each field as it was again after, whatever is raised: the one way the state is swapped."""
+        saved = [(name, getattr(self, name)) for name in fields]
+        for name, value in fields.items():
+            setattr(self, name, value)
+        try:
+            yield
+        finally:
+            for name, value in saved:
+                setattr(self, name, value)
+
+    @contextmanager
     def unbinding(self):
         """Write source where no assignment expression may stand: a comprehension's iterables (Python
         refuses one anywhere in them, however deep), a part computed before a comprehension (it goes in

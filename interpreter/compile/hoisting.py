@@ -22,14 +22,9 @@ class _Loop:
         self.names: dict = {}           # source -> name: the same part written twice is computed once
 
     def name_of(self, gen, e) -> str:
-        loops, gen.loops = gen.loops, []          # the part itself as plain source
-        gen.unbound += not self.statement         # (a comprehension's part is bound by its first `for`)
-        try:
-            with gen.apart():
-                source = getattr(gen, "ex_" + type(e).__name__)(e)
-        finally:
-            gen.loops = loops
-            gen.unbound -= not self.statement
+        # the part itself as plain source (a comprehension's part, bound by its first `for`, binds no name)
+        with gen.emitting(loops=[], unbound=gen.unbound + (not self.statement)), gen.apart():
+            source = getattr(gen, "ex_" + type(e).__name__)(e)
         name = self.names.get(source)
         if name is None:
             name = self.names[source] = gen.ns.fresh("_h")

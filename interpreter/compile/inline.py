@@ -27,12 +27,6 @@ import collections
 from .. import slotclasses
 from ..ir import nodes as ir
 
-# the fields of IR nodes that hold a local's slot (the others named `slot` are variables')
-SLOT_FIELDS = {ir.Local: ("slot",), ir.BestBy: ("slot",), ir.FindWhere: ("slot",), ir.LetIn: ("slot",),
-               ir.CompFor: ("slot",), ir.Let: ("slot",), ir.For: ("slot", "list_slot", "index_slot"),
-               ir.Repeat: ("count_slot",), ir.Choose: ("slot",)}
-
-
 class Inlined:
     """What writing rules into their callers made: the program, and for the code generator the
     chain of rules each span of a rule written in stands in, and the choice each copy stands for."""
@@ -130,7 +124,7 @@ def _locals(rule) -> int:
     """How many local slots the rule's body uses (its frame size, or more if a slot is past it)."""
     top = rule.params - 1
     for n in ir.walk(rule.body):
-        for name in SLOT_FIELDS.get(type(n), ()):
+        for name in ir.LOCAL_SLOTS.get(type(n), ()):
             top = max(top, getattr(n, name))
     return max(rule.frame_size, top + 1)
 
@@ -243,7 +237,7 @@ def _shifted(node, base, out, spans):
         new = _shifted(value, base, out, spans)
         if new is not value:
             changes[name] = new
-    for name in SLOT_FIELDS.get(t, ()):
+    for name in ir.LOCAL_SLOTS.get(t, ()):
         changes[name] = getattr(node, name) + base
     span = getattr(node, "span", None)
     if span is not None:

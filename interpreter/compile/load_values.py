@@ -85,12 +85,8 @@ class LoadValues:
         """(the table's name, the name of the value for a subject not in it, or None); "" if it cannot be made."""
         results = list(e.results) + ([e.otherwise] if e.otherwise is not None else [])
         from .layout import ConstantState, NeedsGame
-        saved, self.subst = self.subst, None
-        try:
-            with self.apart():
-                source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
-        finally:
-            self.subst = saved
+        with self.emitting(subst=None), self.apart():
+            source = "(" + "".join(f"{self.ex_plain(r)}, " for r in results) + ")"
         try:
             values = self.ns.function("m", source, "match", e.span)(ConstantState(self.layout))
         except (NeedsGame, RuleFailure):
@@ -112,13 +108,9 @@ class LoadValues:
         against the stand-in state; None if it cannot be (it needs the game, or it fails: then it fails
         where it is used, as written)."""
         from .layout import ConstantState, NeedsGame
-        saved, self.subst = self.subst, None
-        try:
-            with self.apart():
-                source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
-                    "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
-        finally:
-            self.subst = saved
+        with self.emitting(subst=None), self.apart():
+            source = self.ex_plain(e) if not isinstance(e, ir.ListLit) else \
+                "(" + "".join(f"{self.ex_plain(i)}, " for i in e.items) + ")"
         try:
             value = self.ns.function("m", source, "list", e.span)(ConstantState(self.layout))
         except (NeedsGame, RuleFailure):
@@ -127,11 +119,8 @@ class LoadValues:
 
     def ex_plain(self, e) -> str:
         """Source of `e` with nothing moved before a loop (a value known at load)."""
-        loops, self.loops = self.loops, []
-        try:
+        with self.emitting(loops=[]):
             return self.src(e)
-        finally:
-            self.loops = loops
 
     def known_at_load(self, e) -> bool:
         """A value the rules write out: a number, a text without `{…}`, none, a list of such, a fixed

@@ -651,6 +651,26 @@ def walk(node):
             push(getattr(n, name))
 
 
+# the nodes that bind locals of their own, each with the fields holding the slots it binds: the one list
+# (lowering, inlining, the generator's loops and tables, what a shown text reads all ask it)
+BINDERS = {BestBy: ("slot",), FindWhere: ("slot",), LetIn: ("slot",), CompFor: ("slot",), Let: ("slot",),
+           For: ("slot", "list_slot", "index_slot"), Repeat: ("count_slot",), Choose: ("slot",)}
+# the fields of IR nodes that hold a local's slot, read or bound (the others named `slot` are variables')
+LOCAL_SLOTS = {Local: ("slot",), **BINDERS}
+
+
+def bound_by(n) -> tuple:
+    """The slots of the locals node `n` itself binds (none for a node that binds none)."""
+    return tuple(getattr(n, name) for name in BINDERS.get(type(n), ()))
+
+
+def binders(node):
+    """Each node under `node` (a node or a tuple of them) that binds locals, with the slots it binds."""
+    for n in walk(node):
+        if type(n) in BINDERS:
+            yield n, bound_by(n)
+
+
 def _repr(self) -> str:
     return f"{type(self).__qualname__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in type(self).__record_fields__)})"
 
