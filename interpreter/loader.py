@@ -110,7 +110,7 @@ def generated_ir(ref: str) -> str:
     loaded = check_game(path, diags)
     if loaded.program is None or any(d.severity == "error" for d in diags):
         raise RulesError(diags, loaded.sources)
-    return f"# {display_path(path)}: the typed IR its rules check to\n" + dump(loaded.program)
+    return f"# {display_path(path)}: the typed IR its rules check to\n" + dump(loaded.program, display_path(path))
 
 
 def _too_large(path: Path, diags: list, sources: dict, e: Exception) -> RulesError:

@@ -2,7 +2,7 @@
 
 What the checker hands the compiler, written so that two versions diff well: a node is its class
 name, its plain fields (`name=…`, `slot=3`), `: type` for an expression and `@line` for where the
-rules say it; a field holding nodes follows on lines of its own (`field:` and the node, or one `- `
+rules say it (`@file:line` in another file than the game's own, a module it imports); a field holding nodes follows on lines of its own (`field:` and the node, or one `- `
 item a line). Nothing in it depends on the process (no addresses, no ids): the same rules give the
 same text. tests/codegen holds it for a small corpus beside the generated Python.
 """
@@ -14,9 +14,10 @@ from . import nodes as ir
 _QUIET = ("type", "span")       # said in the node's own line, not as fields
 
 
-def dump(program: ir.Program) -> str:
-    """The whole checked game: its plain fields one a line, then each field holding nodes."""
-    writer = _Writer({v.slot: v.name for v in program.vars + program.options})
+def dump(program: ir.Program, main_file: str | None = None) -> str:
+    """The whole checked game: its plain fields one a line, then each field holding nodes. A place in
+    another file than `main_file` (as spans name it) is said with its file."""
+    writer = _Writer({v.slot: v.name for v in program.vars + program.options}, main_file)
     out = [type(program).__name__]
     fields = [f.name for f in type(program).__record_fields__]
     out += [f"  {name}: {_plain(getattr(program, name))}" for name in fields
@@ -29,8 +30,9 @@ def dump(program: ir.Program) -> str:
 
 
 class _Writer:
-    def __init__(self, var_names: dict):
+    def __init__(self, var_names: dict, main_file: str | None):
         self.var_names = var_names      # a variable's slot -> its name, said beside `slot=`
+        self.main_file = main_file
 
     def render(self, node, indent: int = 0) -> list[str]:
         """The lines of one node (or of a value that holds nodes), indented by `indent` steps."""
@@ -51,7 +53,8 @@ class _Writer:
             head += f" : {_plain(node.type)}"
         span = getattr(node, "span", None)
         if hasattr(span, "line"):
-            head += f" @{span.line}"
+            head += f" @{span.line}" if span.file == self.main_file or self.main_file is None \
+                else f" @{span.file}:{span.line}"
         out = [pad + head]
         for name in fields:
             value = getattr(node, name)
