@@ -38,6 +38,27 @@ def _needs_game():
     raise NeedsGame()
 
 
+class _Emitting:
+    """ExprGen.emitting's context (a class: half a generator-based one's cost, and it is entered
+    some 600 times a load of Three Sisters)."""
+    __slots__ = ("gen", "fields", "saved")
+
+    def __init__(self, gen, fields: dict):
+        self.gen = gen
+        self.fields = fields
+
+    def __enter__(self):
+        gen = self.gen
+        self.saved = [(name, getattr(gen, name)) for name in self.fields]
+        for name, value in self.fields.items():
+            setattr(gen, name, value)
+
+    def __exit__(self, *exc) -> bool:
+        for name, value in self.saved:
+            setattr(self.gen, name, value)
+        return False
+
+
 class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
     def __init__(self, prog: ir.Program, layout, ns, diags, options: CompileOptions = DEFAULT):
         self.prog = prog
@@ -102,19 +123,11 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         finally:
             self.written = written
 
-    @contextmanager
-    def emitting(self, **fields):
+    def emitting(self, **fields) -> "_Emitting":
         """Write with some of the generator's state set otherwise — a def's own function (no substitution,
         no loops, no defs computed first), a value computed at load (no substitution), plain source (no
         loops) — each field as it was again after, whatever is raised: the one way the state is swapped."""
-        saved = [(name, getattr(self, name)) for name in fields]
-        for name, value in fields.items():
-            setattr(self, name, value)
-        try:
-            yield
-        finally:
-            for name, value in saved:
-                setattr(self, name, value)
+        return _Emitting(self, fields)
 
     @contextmanager
     def unbinding(self):
