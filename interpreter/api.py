@@ -222,7 +222,7 @@ class Match:
 
     def observation_text(self, seat: int) -> str:
         """The seat's view now, as text."""
-        from .cli.show import view_lines
+        from .cli.plaintext import view_lines
         viewer = self._viewer(seat)
         if seat in self._texts:
             return self._texts[seat]
@@ -254,7 +254,7 @@ class Match:
         """The seat's information state as numbers, `game.information_state_shape` long: its observation
         tensor, where it last saw each card (rulecraft.tensors `Memory`), then each decision as it was
         told it (perfect recall: see docs/rl.md)."""
-        from .cli.show import view_lines
+        from .cli.plaintext import view_lines
         viewer = self._viewer(seat)
         recall = self._recall(viewer)
         if self._memory.steps != self.session.state.decisions:      # moved on other than by `apply`
@@ -266,7 +266,7 @@ class Match:
         """The seat's information state as text: its whole observation history (engine.recall) — each
         step's news, then its view when it changed. Matches a seat cannot tell apart give it the same
         text; matches it can tell apart, different ones."""
-        from .cli.show import view_lines
+        from .cli.plaintext import view_lines
         return self._recall(self._viewer(seat)).text(view_lines)
 
     # ------------------------------------------------------------ the result

@@ -14,12 +14,12 @@ source of the first argument (a zone's card list for a zone), or a function
 """
 from __future__ import annotations
 
-from . import records
+from . import slotclasses
 
-from .check import types as T
+from .ir import types as T
 
 
-@records.frozen
+@slotclasses.frozen
 class Builtin:
     name: str
     arity: int

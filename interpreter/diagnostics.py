@@ -6,10 +6,10 @@ line, a caret under the span, the hint).
 """
 from __future__ import annotations
 
-from . import records
+from . import slotclasses
 
 
-@records.frozen
+@slotclasses.frozen
 class Span:
     """Where a piece of source text lies: file, 1-based line and column, and length."""
 
@@ -26,7 +26,7 @@ class Span:
 WIDE = 240   # longer source lines are shown as a window around the error
 
 
-@records.frozen
+@slotclasses.frozen
 class Diagnostic:
     span: Span
     message: str

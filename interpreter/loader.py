@@ -92,10 +92,25 @@ def generated_python(ref: str, fast: bool = False, options: CompileOptions = DEF
     for name in ns.const_names.values():
         value = ns.env[name]
         text = f"<function {getattr(value, '__qualname__', type(value).__name__)}>" if callable(value) else repr(value)
+        if " at 0x" in text:          # an object without a repr of its own: no address, the same text each run
+            text = f"<{type(value).__qualname__}>"
         out.append(f"{name} = {text if len(text) <= 100 else text[:96] + ' …'}")
     for filename, source in ns.sources:
         out += ["", "", f"# {filename[1:-1]}", source.rstrip("\n")]
     return "\n".join(out) + "\n"
+
+
+def generated_ir(ref: str) -> str:
+    """The typed IR the rules check to (`rulecraft show GAME --ir`), as text to read and diff
+    (ir.dump): what the compiler is given."""
+    from .check.checkcache import check_game
+    from .ir.dump import dump
+    path = game_path(ref)
+    diags: list = []
+    loaded = check_game(path, diags)
+    if loaded.program is None or any(d.severity == "error" for d in diags):
+        raise RulesError(diags, loaded.sources)
+    return f"# {display_path(path)}: the typed IR its rules check to\n" + dump(loaded.program, display_path(path))
 
 
 def _too_large(path: Path, diags: list, sources: dict, e: Exception) -> RulesError:

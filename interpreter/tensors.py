@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 
-from .check import types as T
+from .ir import types as T
 from .engine.views import can_see, sees_value
 from .runtime.helpers import MAX_INT, MAX_LEN
 

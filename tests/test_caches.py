@@ -115,7 +115,8 @@ def test_an_entry_round_trips_as_data(cache, tmp_path):
 # ------------------------------------------------------------------ the check cache (check/checkcache.py)
 def test_a_checked_game_round_trips_as_data(cache):
     """The IR read back is the IR written, sharing included (what the compiler names by identity)."""
-    from rulecraft.check import irdata, types as T
+    from rulecraft.check import irdata
+    from rulecraft.ir import types as T
     from rulecraft.check.checker import check
     from rulecraft.check.modules import load_declarations, resolve_game
     loaded = load_declarations(resolve_game("three-sisters"))

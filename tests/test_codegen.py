@@ -1,5 +1,6 @@
-"""The generated code on view (issue 33): `rulecraft show GAME --python` for a small corpus, held to the
-text stored beside each rules file, so a change in what the compiler writes shows in review.
+"""The generated code on view (issue 33): `rulecraft show GAME --python` (both paths) and `--ir` for a
+small corpus, held to the text stored beside each rules file (`.py`, `.fast.py`, `.ir`), so a change in
+what the checker hands the compiler, or in what the compiler writes, shows in review.
 
     RULECRAFT_UPDATE_CODEGEN=1 python -m pytest tests/test_codegen.py     rewrites the stored texts
 """
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from rulecraft.cli.main import main
-from rulecraft.loader import generated_python
+from rulecraft.loader import generated_ir, generated_python
 
-CORPUS = sorted((Path(__file__).parent / "codegen").glob("*.rules"))
+CORPUS_DIR = Path(__file__).parent / "codegen"
+CORPUS = sorted(CORPUS_DIR.glob("*.rules"))
 UPDATE = os.environ.get("RULECRAFT_UPDATE_CODEGEN") == "1"
 
 
@@ -31,6 +33,36 @@ def test_the_generated_python_is_as_stored(rules, fast):
     assert body(made) == body(stored.read_text(encoding="utf-8")), (
         f"the generated code of {rules.name} changed: review the difference, then rewrite the stored text "
         "with RULECRAFT_UPDATE_CODEGEN=1")
+
+
+@pytest.mark.parametrize("rules", CORPUS, ids=[p.stem for p in CORPUS])
+def test_the_ir_is_as_stored(rules):
+    stored = rules.with_suffix(".ir")
+    made = generated_ir(str(rules))
+    if UPDATE:
+        stored.write_text(made, encoding="utf-8")
+    assert body(made) == body(stored.read_text(encoding="utf-8")), (
+        f"the typed IR of {rules.name} changed: review the difference, then rewrite the stored text "
+        "with RULECRAFT_UPDATE_CODEGEN=1")
+
+
+def test_a_change_of_one_character_shows(tmp_path):
+    """The stored texts see a one-character change: Nim taking 1 to 4 stones, not 1 to 3, gives
+    another IR and other Python than stored (what the comparisons above would then report)."""
+    nim = CORPUS_DIR / "nim.rules"
+    changed = tmp_path / "nim.rules"
+    changed.write_text(nim.read_text(encoding="utf-8").replace("k in 1..3", "k in 1..4"), encoding="utf-8")
+    for made, stored in ((generated_ir, ".ir"), (generated_python, ".py")):
+        assert body(made(str(nim))) == body(nim.with_suffix(stored).read_text(encoding="utf-8"))
+        assert body(made(str(changed))) != body(nim.with_suffix(stored).read_text(encoding="utf-8"))
+
+
+def test_show_ir_prints_the_ir(capsys):
+    assert main(["show", str(CORPUS_DIR / "nim.rules"), "--ir"]) == 0
+    out = capsys.readouterr().out
+    assert "Choose " in out and "Var slot=1 (left) : Int @15" in out and "0x" not in out
+    assert main(["show", str(CORPUS_DIR / "nim.rules"), "--ir", "--fast"]) == 1     # the fast path's is Python
+    assert "goes with --python" in capsys.readouterr().err
 
 
 def test_show_prints_the_module(capsys):

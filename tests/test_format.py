@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from rulecraft.diagnostics import RulesError
 from rulecraft.format import MEANING_CHANGED, format_text, shape
-from rulecraft.format.layout import tokens_with_parents
+from rulecraft.format.whitespace import tokens_with_parents
 from rulecraft.syntax.parser import parse_module
 
 from test_mutations import mutated

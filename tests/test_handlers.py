@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from rulecraft.check import ir
+from rulecraft.ir import nodes as ir
 from rulecraft.check.checker import Checker
 from rulecraft.check.lower import Lowerer
 from rulecraft.compile.expressions import ExprGen
@@ -72,3 +72,39 @@ def test_an_ir_statement_is_compiled(name):
         assert hasattr(StatementGen, f"nat_{name}"), f"compile/statements.py: no StatementGen.nat_{name}"
     if name in WAITING:
         assert "flat_" + name in vars(RuleGen), f"compile/rules.py: no RuleGen.flat_{name}"
+
+
+# nodes whose `slot` is a variable's (the state's), not a local's
+VARIABLE_SLOTS = {"Var", "OwnedVar", "VarDecl", "OptionDecl"}
+
+
+def test_every_local_slot_is_listed():
+    """A node that holds a local's slot is in ir.LOCAL_SLOTS (and one that binds it in ir.BINDERS), with
+    each such field: inlining shifts them, lowering, the loops, the tables and what a shown text reads ask
+    ir.binders. A new binding form (`first(x in xs where c)` once) listed nowhere fails here."""
+    found = {}
+    for name, cls in vars(ir).items():
+        if inspect.isclass(cls) and cls.__module__ == ir.__name__ and hasattr(cls, "__record_fields__") \
+                and name not in VARIABLE_SLOTS:
+            slots = tuple(f.name for f in cls.__record_fields__ if f.name.endswith("slot"))
+            if slots:
+                found[cls] = slots
+    assert found == ir.LOCAL_SLOTS
+    assert set(ir.BINDERS) == set(found) - {ir.Local}
+
+
+def test_binders_finds_each_binding_with_its_slots():
+    loop = ir.CompFor(3, ir.Local(None, None, 0), None, None)
+    body = ir.Comprehension(None, None, ir.Local(None, None, 3), (loop,))
+    assert list(ir.binders(body)) == [(loop, (3,))]
+    assert list(ir.binders(ir.Local(None, None, 3))) == []
+
+
+def test_the_emit_context_restores_the_state_whatever_is_raised():
+    gen = ExprGen.__new__(ExprGen)
+    gen.subst, gen.loops = None, ["outer"]
+    with pytest.raises(ZeroDivisionError):
+        with gen.emitting(subst={0: "a"}, loops=[]):
+            assert gen.subst == {0: "a"} and gen.loops == []
+            1 / 0
+    assert gen.subst is None and gen.loops == ["outer"]

@@ -1,8 +1,9 @@
-"""The pipeline's layers import one way only: syntax → check → compile → engine.
+"""The pipeline's layers import one way only: syntax → check → ir ← compile → engine.
 
-Read from each module's own import statements: the engine never imports syntax or the
-checker; the compiler reads the typed IR, never syntax, and never the engine; what generated
-code calls at run time (runtime/) imports nothing else of rulecraft.
+Read from each module's own import statements: the typed IR (ir/) imports no other layer, so
+check makes it and compile reads it without either knowing the other; the engine never imports
+syntax, the checker or the IR; the compiler reads the typed IR, never syntax, the checker or the
+engine; what generated code calls at run time (runtime/) imports nothing else of rulecraft.
 """
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 
 FORBIDDEN = {
     "syntax": {"check", "compile", "engine", "runtime", "agents", "cli", "validate", "loader"},
+    "ir": {"syntax", "check", "compile", "engine", "runtime", "agents", "cli", "validate", "loader", "builtins"},
     "check": {"compile", "engine", "runtime", "agents", "cli", "validate", "loader"},
-    "compile": {"syntax", "engine", "agents", "cli", "validate", "loader"},
-    "engine": {"syntax", "check", "agents", "cli", "validate", "loader"},
+    "compile": {"syntax", "check", "engine", "agents", "cli", "validate", "loader"},
+    "engine": {"syntax", "check", "ir", "agents", "cli", "validate", "loader"},
     "format": {"check", "compile", "engine", "runtime", "agents", "cli", "validate", "loader"},
     "runtime": {"syntax", "check", "compile", "engine", "agents", "cli", "validate", "loader", "builtins",
                 "diagnostics"},
@@ -67,4 +69,5 @@ def test_the_import_reader_sees_imports():
     """The test above can fail: it sees the engine's import of the runtime and the checker's of syntax."""
     assert "runtime" in imported_packages(PACKAGE / "engine" / "machine.py")
     assert "syntax" in imported_packages(PACKAGE / "check" / "expressions.py")
-    assert "check" in imported_packages(PACKAGE / "compile" / "compiler.py")
+    assert "ir" in imported_packages(PACKAGE / "compile" / "compiler.py")
+    assert "ir" in imported_packages(PACKAGE / "check" / "lower.py")

@@ -202,9 +202,9 @@ rule play:
 
 def what_the_first_player_is_told(program, reactive: bool) -> list[str]:
     s = Session.start(program, "window", 2, options={"reactive": reactive})
-    from rulecraft.cli import show
+    from rulecraft.cli import plaintext
     lines: list = []
-    account = show.Account(s, write=lines.append, viewer=0)
+    account = plaintext.Account(s, write=lines.append, viewer=0)
     account.flush()
     for label in ["act 1", "let it pass", "act again 1"]:
         s.take_label(label)

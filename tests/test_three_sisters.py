@@ -250,7 +250,7 @@ def test_the_header_lists_every_completion():
 def test_the_play_view_shows_what_the_printed_sheet_shows(sisters):
     """Before anything is planted a player sees on paper the pumpkins' heights, which bean climbs
     which corn and the flower between neighbouring pumpkins (docs §2.2–2.4): so does the view."""
-    from rulecraft.cli.show import view_lines
+    from rulecraft.cli.plaintext import view_lines
     from rulecraft.engine.views import view
 
     m = machine.new_game(sisters, 2, None, 7)
@@ -280,7 +280,7 @@ def _sheet_blocks(lines, names):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_the_play_view_shows_the_sheets_compactly(sisters, n):
-    from rulecraft.cli.show import view_lines
+    from rulecraft.cli.plaintext import view_lines
     from rulecraft.engine.views import view
 
     m = machine.new_game(sisters, n, None, 7)

@@ -181,7 +181,7 @@ def test_headers_list_their_completions():
 @pytest.mark.parametrize("name", VARIANTS)
 def test_the_play_view_shows_what_the_variant_adds(programs, name):
     """The base game's sheets, with Edith's crossings (solo) and the weather line (weather)."""
-    from rulecraft.cli.show import view_lines
+    from rulecraft.cli.plaintext import view_lines
     from rulecraft.engine.views import view
 
     program = programs[name]

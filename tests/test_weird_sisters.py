@@ -271,7 +271,7 @@ def test_balance_smoke():
 # ------------------------------------------------------------------ the play view
 def test_the_play_view_shows_the_table_and_the_seats_reach(ws):
     """`rulecraft play weird-sisters --seat 2`: the seat's hand, its coven's cauldron and its reach."""
-    from rulecraft.cli.show import view_lines
+    from rulecraft.cli.plaintext import view_lines
 
     m = machine.new_game(ws, 6, seed=5)
     rnd = random.Random(5)

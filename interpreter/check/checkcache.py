@@ -8,7 +8,7 @@ bytes and shown path are the same and the bundled games and stdlib modules (whic
 `import` names resolve against) are the same names; otherwise, or for a damaged entry, the game is
 parsed and checked as before. A hit needs neither the parser nor Lark, which are imported only on
 a miss. The entry's name hashes the entry file's path and the sources of everything the IR depends
-on (this package, syntax/, the grammar, builtins, diagnostics, records, Lark's version), so a change of
+on (this package, ir/, syntax/, the grammar, builtins, diagnostics, slotclasses, Lark's version), so a change of
 rulecraft is a miss too.
 """
 from __future__ import annotations
@@ -20,14 +20,15 @@ import marshal
 import sys
 from pathlib import Path
 
-from .. import records
+from .. import slotclasses
 from ..cachedir import cache_dir, read_entry, write_entry
 from ..diagnostics import RulesError, Span
-from . import ir, irdata
+from ..ir import nodes as ir
+from . import irdata
 from .places import bundled_dir, read_rules, bundled_games, display_path, stdlib_modules
 
 
-@records.define
+@slotclasses.define
 class Checked:
     """A game's typed IR and what a load reports with it."""
 
@@ -67,8 +68,9 @@ def check_game(path: Path, diags: list) -> Checked:
 def _sources_digest() -> str:
     """Everything the IR of given files depends on, apart from the files: rulecraft's checker and parser."""
     package = Path(__file__).resolve().parent.parent
-    files = sorted([*package.joinpath("check").glob("*.py"), *package.joinpath("syntax").glob("*.py"),
-                    package / "builtins.py", package / "diagnostics.py", package / "records.py"])
+    files = sorted([*package.joinpath("check").glob("*.py"), *package.joinpath("ir").glob("*.py"),
+                    *package.joinpath("syntax").glob("*.py"),
+                    package / "builtins.py", package / "diagnostics.py", package / "slotclasses.py"])
     h = hashlib.sha256(f"{sys.version_info[:2]}".encode())
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")

@@ -13,7 +13,7 @@ The algorithm, in two passes over the declarations (starlark-go's resolver):
    everything, so one mistake reports once.
 
 When no error was found, lowering (lower.py) turns the checked tree and what
-the passes recorded into the typed IR (ir.py) — the only thing the compiler
+the passes recorded into the typed IR (ir/nodes.py) — the only thing the compiler
 reads. The records themselves (keyed by node) never leave this package.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .expressions import Expressions
 from .generics import Generics
 from .lower import lower
 from .matches import Matches
-from .shown import chance_in_shown_things, shows_on_secrets
+from .reveals import chance_in_shown_things, shows_on_secrets
 from .statements import Statements
 
 
@@ -32,7 +32,7 @@ class Checker(Declarations, Statements, Expressions, Generics, Matches):
 
 
 def check(decls, originals, diags, file_span=None, module: bool = False, inspect: list | None = None):
-    """Check merged declarations; return the typed IR (rulecraft.check.ir.Program), or None when
+    """Check merged declarations; return the typed IR (rulecraft.ir.nodes.Program), or None when
     an error was found (every one is in `diags`). `file_span` (the entry file's first line) is where
     a file with no declarations is reported; a `module` (a file to be imported) needs no `players`
     and no `rule play`. `inspect`, a list, receives the Checker, whose symbol tables tell the

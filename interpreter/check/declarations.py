@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..builtins import FUNCTIONS, a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
-from . import types as T
+from ..ir import types as T
 from .expressions import CARD_ATTRIBUTES
 from .generics import Generics
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, EventSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..builtins import FUNCTIONS, REGISTRY, a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
-from . import types as T
+from ..ir import types as T
 from .base import CheckerBase
 from .symbols import BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym, RuleSym, TeamValue, VarSym, ZoneSym
 

@@ -33,7 +33,7 @@ import attrs
 
 from ..diagnostics import Diagnostic
 from ..syntax import ast
-from . import types as T
+from ..ir import types as T
 from .base import CheckerBase
 from .symbols import DefSym, RuleSym
 

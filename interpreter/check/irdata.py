@@ -1,7 +1,7 @@
 """A checked game (the typed IR) as plain data (marshal), and back: the check cache's format.
 
 Data, not code, as syntax/astdata.py: reading an entry back can only build the IR's node
-classes, the types of check/types.py, Span and Diagnostic, by number, with the fields they
+classes, the types of ir/types.py, Span and Diagnostic, by number, with the fields they
 declare; a planted or damaged entry cannot run anything. The data is marshal's (Python's own format
 for lists, tuples, texts and numbers: about three times quicker to read back than JSON), holding only
 lists, tuples, texts, numbers, booleans and None: anything else marshal can hold (a code object, a
@@ -21,20 +21,20 @@ from __future__ import annotations
 
 import marshal
 
-from .. import records
+from .. import slotclasses
 from ..diagnostics import Diagnostic, Span
-from . import ir
-from . import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 
 _CLASSES = {f"{m.__name__}.{c.__name__}": c for m in (ir, T) for c in vars(m).values()
-            if isinstance(c, type) and records.has(c) and c.__module__ == m.__name__}
+            if isinstance(c, type) and slotclasses.has(c) and c.__module__ == m.__name__}
 _CLASSES["Span"], _CLASSES["Diagnostic"] = Span, Diagnostic
 _NAMES = sorted(_CLASSES)
 _NUMBER = {_CLASSES[n]: i for i, n in enumerate(_NAMES)}
 _BY_NUMBER = [_CLASSES[n] for n in _NAMES]
-_FIELDS = {cls: tuple(f.name for f in records.fields(cls)) for cls in _NUMBER}
+_FIELDS = {cls: tuple(f.name for f in slotclasses.fields(cls)) for cls in _NUMBER}
 _ARITY = [len(_FIELDS[c]) for c in _BY_NUMBER]
-# the type constants of check/types.py, by class and fields: decoded, they are these objects again
+# the type constants of ir/types.py, by class and fields: decoded, they are these objects again
 _CONSTANTS = {(type(v), tuple(getattr(v, f) for f in _FIELDS[type(v)])): v
               for v in vars(T).values() if type(v) in _NUMBER}
 _PLAIN = (str, int, bool, type(None))

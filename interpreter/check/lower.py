@@ -2,14 +2,14 @@
 
 The checker records, while it resolves names and types, what each name means;
 this pass turns every expression and statement into its resolved IR node (see
-ir.py), so that nothing downstream looks at syntax or at those records. It runs
+ir/nodes.py), so that nothing downstream looks at syntax or at those records. It runs
 only when checking found no error, so every name here is known.
 """
 from __future__ import annotations
 
 from ..syntax import ast
-from . import ir
-from . import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from .symbols import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym,
                       TeamValue, VarSym, ZoneSym)
 
@@ -87,7 +87,7 @@ class Lowerer:
     def define(self, sym: DefSym) -> ir.Def:
         d = sym.decl
         body = self.expr(d.body)
-        binds = any(isinstance(n, (ir.Comprehension, ir.BestBy, ir.LetIn, ir.FindWhere)) for n in ir.walk(body))
+        binds = any(True for _ in ir.binders(body))
         return ir.Def(d.name, d.span, len(sym.params), sym.ret, body, binds, d.const)
 
     def rule(self, key, label, sym, where) -> ir.Rule:

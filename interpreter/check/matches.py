@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..builtins import a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
-from . import types as T
+from ..ir import types as T
 from .base import CheckerBase
 from .expressions import narrow_key
 from .symbols import EnumValueSym, TeamValue

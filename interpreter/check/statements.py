@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..builtins import a_type as _a
 from ..diagnostics import did_you_mean
 from ..syntax import ast
-from . import types as T
+from ..ir import types as T
 from .base import CheckerBase
 from .expressions import _text_of, narrow_key
 from .symbols import CardSym, DefSym, EnumSym, LocalSym, OptionSym, RuleSym, Scope, VarSym, ZoneSym

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import attrs
 
-from . import types as T
+from ..ir import types as T
 
 @attrs.define(eq=False)
 class OptionSym:

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..check.modules import bundled_games
 from ..diagnostics import RulesError
 from ..loader import load_file
-from . import show
+from . import plaintext
 
 
 def cmd_list(args) -> int:
@@ -36,6 +36,6 @@ def cmd_list(args) -> int:
             print(f"{name}: has errors ({why}); run 'rulecraft check {path}'")
             broken += 1
             continue
-        for line in show.game_card(name, program):
+        for line in plaintext.game_card(name, program):
             print(line)
     return 1 if broken else 0

@@ -21,7 +21,7 @@ from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
-from . import common, rulesummary, screen, show, terminal
+from . import common, rulesummary, screen, plaintext, terminal
 
 HELP = """\
 Answer with an option's number, its text, or the start of its text (any case); several numbers
@@ -136,7 +136,7 @@ class _Game:
         undo, whose events were told already)."""
         self.session = session
         viewer = observe.PUBLIC if self.hot_seat else self.humans[0]
-        self.account = show.Account(session, viewer=viewer, keep_for=self.humans if self.hot_seat else (),
+        self.account = plaintext.Account(session, viewer=viewer, keep_for=self.humans if self.hot_seat else (),
                                     sink=self._told)
         if told_already:
             self.account.read = len(session.events)
@@ -149,14 +149,14 @@ class _Game:
     def play(self) -> int:
         resumed = (f", resumed from {self.args.load} after {len(self.session.history)} decisions"
                    if self.args.load else "")
-        for line in show.header(self.session, show.seats_text(self.session, self.kinds), resumed, seed_shown=False):
+        for line in plaintext.header(self.session, plaintext.seats_text(self.session, self.kinds), resumed, seed_shown=False):
             terminal.echo(line, TITLE)
         print("Type 'help' at your prompt for commands.")
         try:
             self._autosave()
             while not self.session.over:
                 s = self.session
-                if show.at_limit(s):        # stop before asking for a decision the limit refuses
+                if plaintext.at_limit(s):        # stop before asking for a decision the limit refuses
                     raise PastLimit(past_limit(s.program))
                 who = s.to_move
                 agent = self.agents[who]
@@ -182,7 +182,7 @@ class _Game:
             raise
         self.account.flush()
         self._print_news(None)
-        show.print_result(self.session)
+        plaintext.print_result(self.session)
         if self.args.log:
             records.write(self.args.log, self.session, "transcript", {"agents": self.kinds})
         return 0
@@ -242,20 +242,20 @@ class _Game:
         sheets cut to a line, then left out, then the lines unchanged since its first screen folded."""
         m = self.session.state
         seen = views.view(m, who)
-        unchanging = self.screen.remember(who, show.view_lines(seen, m.names[who], others="first"))
+        unchanging = self.screen.remember(who, plaintext.view_lines(seen, m.names[who], others="first"))
 
         def rows(lines):
             return sum(len(screen.wrap(line, width, screen.SAME)) for line in lines)
-        lines = show.view_lines(seen, m.names[who], others="first")
+        lines = plaintext.view_lines(seen, m.names[who], others="first")
         if not fits(rows(lines)):
-            lines = show.view_lines(seen, m.names[who], others="none")
+            lines = plaintext.view_lines(seen, m.names[who], others="none")
         if not fits(rows(lines)):
             lines = screen.Screen.fold_unchanging(lines, unchanging)
         return self.screen.view(who, lines, width)
 
     def _view_lines(self, who: int, width, compact: bool, mark: bool = True, others: str = "first"):
         m = self.session.state
-        lines = show.view_lines(views.view(m, who), m.names[who], others=others if compact else "full")
+        lines = plaintext.view_lines(views.view(m, who), m.names[who], others=others if compact else "full")
         if not mark:
             return [(part, False) for line in lines for part in screen.wrap(line, width, screen.SAME)]
         return self.screen.view(who, lines, width)

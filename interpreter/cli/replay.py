@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..engine import records
 from ..validate import transcripts
-from . import common, show, terminal
+from . import common, plaintext, terminal
 
 OK, FAILED = "green", "bold red"
 
@@ -41,10 +41,10 @@ def cmd_replay(args) -> int:
         return 0 if fixed else 1
     differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
-    show.print_result(session)
+    plaintext.print_result(session)
     if differs:
         print(differs)
-    if show.at_limit(session):        # a game `run` stopped at its limit: the same failure again
+    if plaintext.at_limit(session):        # a game `run` stopped at its limit: the same failure again
         return 1
     if not args.quiet:
         terminal.echo(f"{name}: verified, {len(session.history)} decisions, each legal"
@@ -52,12 +52,12 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def _begin(session, data, quiet) -> show.Account:
-    account = show.Account(session, quiet=quiet)
+def _begin(session, data, quiet) -> plaintext.Account:
+    account = plaintext.Account(session, quiet=quiet)
     if not quiet:
         kinds = common.saved_kinds(data)
-        seats = show.seats_text(session, kinds) if kinds is not None else None
-        show.echo_lines(show.header(session, seats), show.header_style)
+        seats = plaintext.seats_text(session, kinds) if kinds is not None else None
+        plaintext.echo_lines(plaintext.header(session, seats), plaintext.header_style)
     account.flush()
     return account
 

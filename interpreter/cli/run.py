@@ -5,7 +5,7 @@ from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..agents.seat import act
-from . import common, show
+from . import common, plaintext
 
 
 def cmd_run(args) -> int:
@@ -14,13 +14,13 @@ def cmd_run(args) -> int:
         raise UserError("'run' plays without people; use 'rulecraft play GAME --seat K' to take a seat")
     session = common.start_session(program, args.game, players, seed, args.set, narrate=not args.quiet)
     agents = common.make_agents(kinds, seed)
-    account = show.Account(session, quiet=args.quiet)
+    account = plaintext.Account(session, quiet=args.quiet)
     if not args.quiet:
-        show.echo_lines(show.header(session, show.seats_text(session, kinds)), show.header_style)
+        plaintext.echo_lines(plaintext.header(session, plaintext.seats_text(session, kinds)), plaintext.header_style)
     account.flush()
     try:
         while not session.over:
-            if show.at_limit(session):      # stop before an agent thinks about a decision the limit refuses
+            if plaintext.at_limit(session):      # stop before an agent thinks about a decision the limit refuses
                 raise PastLimit(past_limit(program))
             session.take(act(agents[session.to_move], session))
             account.flush()
@@ -29,7 +29,7 @@ def cmd_run(args) -> int:
             from ..engine import records
             records.write(args.log, session, "transcript", {"agents": kinds})
         raise
-    show.print_result(session)
+    plaintext.print_result(session)
     if args.log:
         from ..engine import records        # ruamel.yaml, only when a transcript is written
         records.write(args.log, session, "transcript", {"agents": kinds})

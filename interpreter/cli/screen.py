@@ -2,7 +2,7 @@
 
 From top to bottom: what happened since the seat last decided (the news: narration, and the
 others' decisions folded several to a line), a title, the seat's view (engine.views through
-show.view_lines, in its compact form) with every line that changed since the seat's last
+plaintext.view_lines, in its compact form) with every line that changed since the seat's last
 screen marked `»`, then the numbered options, in columns when there are many. At a terminal
 the screen fits its size: long lines wrap with an indent and, when the news would not fit,
 only its latest lines are shown with a note that `log` has them all. In a pipe nothing is
@@ -15,7 +15,7 @@ import textwrap
 
 CHANGED = "» "
 SAME = "  "
-DECISION = "  "                   # the indent that marks a decision line in the news (show.Account)
+DECISION = "  "                   # the indent that marks a decision line in the news (plaintext.Account)
 
 
 def fold_decisions(lines: list[tuple[str, str]], width: int | None) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 
 from ..diagnostics import UserError
-from . import show
+from . import plaintext
 from .play import SAVE_HOLDS, _new, _resume
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -47,7 +47,7 @@ def cmd_serve(args) -> int:
     table = WebTable(session, kinds, agents, save=args.save, log=args.log)
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{args.port}/#t="
-    for line in show.header(session, show.seats_text(session, kinds), seed_shown=False):
+    for line in plaintext.header(session, plaintext.seats_text(session, kinds), seed_shown=False):
         print(line)
     for seat in table.humans:
         print(f"  {session.state.names[seat]}: {base}{table.tokens[seat]}")

@@ -16,7 +16,7 @@ from ..engine import machine, observe, records, views
 from ..runtime.helpers import seal
 from ..text import few
 from ..validate import transcripts
-from . import common, show, terminal
+from . import common, plaintext, terminal
 
 TAKEN, FAILED, OK = "bold cyan", "bold red", "green"
 
@@ -47,13 +47,13 @@ def cmd_step(args, data: dict) -> int:
             if not 1 <= args.seat <= n:
                 raise UserError(f"there is no seat {args.seat}: the game has {n} players (seats 1 to {n})")
             seat = args.seat - 1
-        show.echo_lines(show.header(session), show.header_style)
+        plaintext.echo_lines(plaintext.header(session), plaintext.header_style)
         who = ("everything, hidden cards included" if args.omniscient else
                f"what {session.state.names[seat]} sees" if seat is not None else "what the deciding player sees")
         print(f"{total} decision{'s' if total != 1 else ''}; showing {who}")
         if info is not None:
             print(f"this transcript records a failure: {transcripts.describe(info)}")
-        account = show.Account(session)
+        account = plaintext.Account(session)
         account.flush(decisions=False, viewer=viewer_for(session))
 
     def table(session, title):
@@ -61,8 +61,8 @@ def cmd_step(args, data: dict) -> int:
         v = views.view(session.state, viewer)
         seen = "everything" if viewer is None else f"as {session.state.names[viewer]} sees it"
         print()
-        terminal.echo(f"── {title} · {seen} ──", show.TITLE)
-        for line in show.view_lines(v, None if viewer is None else session.state.names[viewer]):
+        terminal.echo(f"── {title} · {seen} ──", plaintext.TITLE)
+        for line in plaintext.view_lines(v, None if viewer is None else session.state.names[viewer]):
             print(f"  {line}")
         if "to_decide" in v:
             opts = v.get("options")
@@ -114,10 +114,10 @@ def cmd_step(args, data: dict) -> int:
     differs = records.verify_result(data, session, name)
     records.verify_state(data, session, name)
     print()
-    show.print_result(session)
+    plaintext.print_result(session)
     if differs:
         print(differs)
-    if show.at_limit(session):        # a game `run` stopped at its limit: the same failure again
+    if plaintext.at_limit(session):        # a game `run` stopped at its limit: the same failure again
         return 1
     terminal.echo(f"{name}: verified, {done} decisions, each legal", OK)
     return 0

@@ -35,7 +35,7 @@ def _compiler_digest() -> str:
     helpers, the IR's classes and types, the built-ins (asked only when a game has a table)."""
     package = Path(__file__).resolve().parent.parent
     files = sorted([*package.joinpath("compile").glob("*.py"), *package.joinpath("runtime").glob("*.py"),
-                    package / "check" / "ir.py", package / "check" / "types.py", package / "records.py",
+                    *package.joinpath("ir").glob("*.py"), package / "slotclasses.py",
                     package / "builtins.py"])
     h = hashlib.sha256(_VERSION.encode())
     for f in files:

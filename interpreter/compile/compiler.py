@@ -8,8 +8,8 @@ engine's State.
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..diagnostics import Diagnostic, RulesError
 from ..runtime.errors import InternalError, RuleFailure
 from .codegen import Namespace

@@ -24,14 +24,8 @@ from __future__ import annotations
 
 import collections
 
-from .. import records
-from ..check import ir
-
-# the fields of IR nodes that hold a local's slot (the others named `slot` are variables')
-SLOT_FIELDS = {ir.Local: ("slot",), ir.BestBy: ("slot",), ir.FindWhere: ("slot",), ir.LetIn: ("slot",),
-               ir.CompFor: ("slot",), ir.Let: ("slot",), ir.For: ("slot", "list_slot", "index_slot"),
-               ir.Repeat: ("count_slot",), ir.Choose: ("slot",)}
-
+from .. import slotclasses
+from ..ir import nodes as ir
 
 class Inlined:
     """What writing rules into their callers made: the program, and for the code generator the
@@ -51,25 +45,7 @@ def inline(prog, waits: dict, enabled: bool = True) -> Inlined:
     out = Inlined(prog)
     if not enabled:
         return out
-    sites = collections.Counter()
-    calls = {key: set() for key in prog.rules}
-    for key, rule in prog.rules.items():
-        for n in ir.walk(rule.body):
-            if isinstance(n, ir.CallRule):
-                sites[n.rule] += 1
-                calls[key].add(n.rule)
-            elif isinstance(n, ir.Signal):
-                for h in prog.events.get(n.event, ()):
-                    sites[h] += 2          # started by the machine
-    started = {"play", "setup"} | {a.rule for a in prog.anytimes} \
-        | {key for key in prog.rules if key.startswith("arrange ")}
-    caller = {callee: key for key, callees in calls.items() for callee in callees}
-    # (a rule called from a scenario's block only stays apart: its choices are numbered before the
-    # `anytime` options, which come before those blocks' code)
-    candidates = {key for key, rule in prog.rules.items()
-                  if waits.get(key) and sites[key] == 1 and key not in started and rule.where is None
-                  and not caller.get(key, "arrange ").startswith("arrange ")
-                  and not _calls_itself(key, calls) and _stops_movable(rule.body)}
+    candidates = _candidates(prog, waits)
     if not candidates:
         return out
     rules = dict(prog.rules)
@@ -113,16 +89,42 @@ def inline(prog, waits: dict, enabled: bool = True) -> Inlined:
     bodies = {key: written(key) for key in list(rules)}
     for key, (body, size) in bodies.items():
         if key not in out.dead and body is not rules[key].body:
-            rules[key] = records.evolve(rules[key], body=body, frame_size=max(rules[key].frame_size, size))
-    out.prog = records.evolve(prog, rules=rules)
+            rules[key] = slotclasses.evolve(rules[key], body=body, frame_size=max(rules[key].frame_size, size))
+    out.prog = slotclasses.evolve(prog, rules=rules)
     return out
+
+
+def _candidates(prog, waits: dict) -> set:
+    """The rules to write into their caller: each waits, has one call site (a signal counts as two:
+    the machine starts its handlers), is not started by the machine nor called from a scenario's
+    block, does not call itself, and its `stop`s can move (`_stops_movable`)."""
+    sites = collections.Counter()
+    calls = {key: set() for key in prog.rules}
+    for key, rule in prog.rules.items():
+        for n in ir.walk(rule.body):
+            if isinstance(n, ir.CallRule):
+                sites[n.rule] += 1
+                calls[key].add(n.rule)
+            elif isinstance(n, ir.Signal):
+                for h in prog.events.get(n.event, ()):
+                    sites[h] += 2          # started by the machine
+    started = {"play", "setup"} | {a.rule for a in prog.anytimes} \
+        | {key for key in prog.rules if key.startswith("arrange ")}
+    caller = {callee: key for key, callees in calls.items() for callee in callees}
+    # (a rule called from a scenario's block only stays apart: its choices are numbered before the
+    # `anytime` options, which come before those blocks' code)
+    candidates = {key for key, rule in prog.rules.items()
+                  if waits.get(key) and sites[key] == 1 and key not in started and rule.where is None
+                  and not caller.get(key, "arrange ").startswith("arrange ")
+                  and not _calls_itself(key, calls) and _stops_movable(rule.body)}
+    return candidates
 
 
 def _locals(rule) -> int:
     """How many local slots the rule's body uses (its frame size, or more if a slot is past it)."""
     top = rule.params - 1
     for n in ir.walk(rule.body):
-        for name in SLOT_FIELDS.get(type(n), ()):
+        for name in ir.LOCAL_SLOTS.get(type(n), ()):
             top = max(top, getattr(n, name))
     return max(rule.frame_size, top + 1)
 
@@ -170,7 +172,7 @@ def _without_stops(body) -> tuple:
                 return _without_stops(part + rest)
             branches = tuple((c, ended(b)) for c, b in s.branches)
             otherwise = ended(s.otherwise)
-            return body[:i] + (records.evolve(s, branches=branches, otherwise=otherwise or None),)
+            return body[:i] + (slotclasses.evolve(s, branches=branches, otherwise=otherwise or None),)
     return body
 
 
@@ -204,16 +206,16 @@ def _map_bodies(s, fn, out):
         otherwise = fn(s.otherwise) if s.otherwise is not None else None
         if all(b is ob for (_c, b), (_c2, ob) in zip(branches, s.branches)) and otherwise is s.otherwise:
             return s
-        return records.evolve(s, branches=branches, otherwise=otherwise)
+        return slotclasses.evolve(s, branches=branches, otherwise=otherwise)
     if isinstance(s, (ir.For, ir.While, ir.Repeat)):
         body = fn(s.body)
-        return s if body is s.body else records.evolve(s, body=body)
+        return s if body is s.body else slotclasses.evolve(s, body=body)
     if isinstance(s, ir.Choose):
         body = fn(s.body)
         otherwise = fn(s.otherwise) if s.otherwise is not None else None
         if body is s.body and otherwise is s.otherwise:
             return s
-        new = records.evolve(s, body=body, otherwise=otherwise)
+        new = slotclasses.evolve(s, body=body, otherwise=otherwise)
         out.origin[id(new)] = out.origin.get(id(s), s)
         out.keep.append(new)
         return new
@@ -227,7 +229,7 @@ def _shifted(node, base, out, spans):
     t = type(node)
     if t is tuple:
         return tuple(_shifted(x, base, out, spans) for x in node)
-    if not records.has(t):
+    if not slotclasses.has(t):
         return node
     changes = {}
     for name in ir._child_fields(t):
@@ -235,18 +237,18 @@ def _shifted(node, base, out, spans):
         new = _shifted(value, base, out, spans)
         if new is not value:
             changes[name] = new
-    for name in SLOT_FIELDS.get(t, ()):
+    for name in ir.LOCAL_SLOTS.get(t, ()):
         changes[name] = getattr(node, name) + base
     span = getattr(node, "span", None)
     if span is not None:
         # a span of its own for each copy (a generic rule's instances share their spans): the rules a
         # line stands in are told by its span's identity
         if id(span) not in spans:
-            spans[id(span)] = (span, records.evolve(span))
+            spans[id(span)] = (span, slotclasses.evolve(span))
         changes["span"] = spans[id(span)][1]
     if not changes:
         return node
-    new = records.evolve(node, **changes)
+    new = slotclasses.evolve(node, **changes)
     if t is ir.Choose:
         out.origin[id(new)] = out.origin.get(id(node), node)
         out.keep.append(new)

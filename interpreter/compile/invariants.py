@@ -2,7 +2,7 @@
 
 In `[c for c in p.hand if p.filled[c.crop] == 0]`, `p.filled` is the same for
 every `c`: nothing in an expression changes the state while it is computed.
-Such a part is computed once before the loop (expressions.py binds it with a
+Such a part is computed once before the loop (hoisting.py binds it with a
 one-element `for`, or a lambda's default argument) instead of once per
 element. It is computed even when the loop turns out empty, so only parts that
 cannot fail are moved: numbers, variables, a player's or a team's entries,
@@ -14,8 +14,8 @@ its card type — never of another card (a variable may hold no card), a cast,
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 
 _VALUE_KEYS = (T.PLAYER, T.TEAM)         # values that are always a valid index of a per-player/team list
 
@@ -61,19 +61,7 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
     if isinstance(e, ir.CardField):
         return isinstance(e.card, ir.CardNamed) or _a_card(e.card, ok)
     if isinstance(e, ir.DefCall):
-        d = defs.get(e.name) if defs is not None else None
-        if d is None or e.name in calling or getattr(d, "binds_locals", True):
-            return False
-        if d.const:
-            return True
-        if not all(_safe(a, ok, defs, calling) for a in e.args):
-            return False
-        if _SAFE_BODIES is not None and e.name in _SAFE_BODIES:
-            return True
-        body = _safe(d.body, _always, defs, calling | {e.name})
-        if body and _SAFE_BODIES is not None:
-            _SAFE_BODIES[e.name] = True
-        return body
+        return _safe_call(e, ok, defs, calling)
     if isinstance(e, ir.Zone):
         return e.owner is None or (_index_type(e.owner.type) and _safe(e.owner, ok, defs, calling))
     if isinstance(e, ir.BuiltinCall):
@@ -82,13 +70,7 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
     if isinstance(e, ir.Property):
         return e.name in ("team", "seat") and _safe(e.obj, ok, defs, calling)
     if isinstance(e, ir.BinOp):
-        if isinstance(e.type, T.ListT) or not (_safe(e.left, ok, defs, calling) and _safe(e.right, ok, defs, calling)):
-            return False
-        if e.op in ("+", "-"):
-            return True
-        if e.op == "*":                 # a product of two computed numbers is bounded by rt_mul
-            return isinstance(e.left, ir.Const) or isinstance(e.right, ir.Const)
-        return isinstance(e.right, ir.Const) and e.right.value != 0
+        return _safe_arithmetic(e, ok, defs, calling)
     if isinstance(e, ir.Compare):
         if e.op in ("in", "not in") or isinstance(e.left.type, T.ZoneT) or isinstance(e.right.type, T.ZoneT):
             return False
@@ -108,6 +90,34 @@ def _safe(e, ok, defs=None, calling=frozenset()) -> bool:
     if isinstance(e, ir.Cond):
         return _safe(e.test, ok, defs, calling) and _safe(e.then, ok, defs, calling) and _safe(e.other, ok, defs, calling)
     return False
+
+
+def _safe_call(e, ok, defs, calling) -> bool:
+    """A def's call: safe arguments, and a body safe for any of them (found once per call of `safe`)."""
+    d = defs.get(e.name) if defs is not None else None
+    if d is None or e.name in calling or getattr(d, "binds_locals", True):
+        return False
+    if d.const:
+        return True
+    if not all(_safe(a, ok, defs, calling) for a in e.args):
+        return False
+    if _SAFE_BODIES is not None and e.name in _SAFE_BODIES:
+        return True
+    body = _safe(d.body, _always, defs, calling | {e.name})
+    if body and _SAFE_BODIES is not None:
+        _SAFE_BODIES[e.name] = True
+    return body
+
+
+def _safe_arithmetic(e, ok, defs, calling) -> bool:
+    """`a + b`, `a - b`; a product with a number written out; a division or remainder by one not 0."""
+    if isinstance(e.type, T.ListT) or not (_safe(e.left, ok, defs, calling) and _safe(e.right, ok, defs, calling)):
+        return False
+    if e.op in ("+", "-"):
+        return True
+    if e.op == "*":                 # a product of two computed numbers is bounded by rt_mul
+        return isinstance(e.left, ir.Const) or isinstance(e.right, ir.Const)
+    return isinstance(e.right, ir.Const) and e.right.value != 0
 
 
 def _a_card(e, ok) -> bool:

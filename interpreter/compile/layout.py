@@ -9,7 +9,7 @@ game's action space bounded.
 """
 from __future__ import annotations
 
-from ..check import types as T
+from ..ir import types as T
 from ..runtime.errors import RuleFailure
 
 SHARED = -1

@@ -9,7 +9,7 @@ RuleGen) is a LoopGen: it writes the statements these loops stand in.
 """
 from __future__ import annotations
 
-from ..check import ir
+from ..ir import nodes as ir
 from .invariants import safe
 from .written import Atom
 

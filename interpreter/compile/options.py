@@ -33,7 +33,7 @@ class CompileOptions:
     top_first: bool = True
     """A card moved from wherever it is is popped when it is its zone's top (a card drawn), else looked
     for from the bottom."""
-    # expressions (compile/expressions.py)
+    # expressions (compile/expressions.py and the modules it mixes in)
     hoist_tables: bool = True
     """A match that is a table, of a part that does not depend on a loop, is looked up before it."""
     extremes: bool = True

@@ -4,10 +4,10 @@ Nothing here changes while a game runs; all that changes is in engine.State.
 """
 from __future__ import annotations
 
-from .. import records
+from .. import slotclasses
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class OptionInfo:
     name: str
     kind: str                  # "choice" | "range" | "bool"
@@ -53,7 +53,7 @@ class OptionInfo:
         return value
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class ZoneInfo:
     name: str
     owner: str | None
@@ -63,7 +63,7 @@ class ZoneInfo:
     card_type: str
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class VarInfo:
     name: str
     owner: str | None
@@ -74,13 +74,13 @@ class VarInfo:
     table_size: int = 0        # for `var ... by K`: how many keys (the value is a list of that length)
     seen: str = "all"          # who sees its value: all, owner, team, nobody
     domain: object = None      # player count -> every value it can hold, or None for a number (layout.domain_of)
-    type: object = None        # the declared type of one value (a table's entry), from check.types: what
+    type: object = None        # the declared type of one value (a table's entry), from ir.types: what
                                # an encoder of observations (rulecraft.api) reads to give it a fixed shape
     seen_base: int = 0         # State.seen[seen_base + owner (0 if shared)]: the seats that see its value now
     shown: bool = False        # a `show`/`hide` names it: who sees it may differ from its `seen` during play
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class ChoiceInfo:
     """One `chooses` statement: its universe of options fixed at load, and where to go after."""
 
@@ -103,7 +103,7 @@ class ChoiceInfo:
                                # straight from the decision (compile.rules); None: the rule resumes at body_pc
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class AnytimeInfo:
     """An `anytime` option: offered at every decision of a player while its condition holds."""
 
@@ -113,7 +113,7 @@ class AnytimeInfo:
     frame_size: int
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class Code:
     """A compiled rule: `entry(state, frame) -> waiting?` starts or resumes it at the frame's pc."""
 
@@ -125,7 +125,7 @@ class Code:
     params: int
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class ScenarioStep:
     """A scenario step with its expressions compiled: `value` is a function (state) -> value for
     expect/take/legal/illegal/next random/next shuffle; `sides` explains a failed comparison: (op, [(span, value, format)])."""
@@ -136,10 +136,10 @@ class ScenarioStep:
     name: str = ""
     sides: object = None
     parts: object = None     # an `expect a and b`: () -> [(span, value, sides)] for each side of the `and`
-    checks: list = records.Factory(list)   # a `take "…":`: the steps checked as the option's block ends
+    checks: list = slotclasses.Factory(list)   # a `take "…":`: the steps checked as the option's block ends
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class Scenario:
     name: str
     span: object
@@ -147,7 +147,7 @@ class Scenario:
     steps: list
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class Outcome:
     """`outcome …` (docs/language.md): how the seats' results relate; engine/outcomes.py applies it."""
     kind: str                  # "cooperative", "zero-sum" or "constant-sum"
@@ -158,7 +158,7 @@ class Outcome:
     span: object
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class Program:
     title: str
     min_players: int
@@ -184,21 +184,21 @@ class Program:
     score: object              # function (state, player) -> int, or None
     tiebreak: object
     invariants: list           # (name, function (state) -> bool, 0, span)
-    scenarios_: list = records.Factory(list)   # Scenario, run by engine.scenarios (read `scenarios`)
+    scenarios_: list = slotclasses.Factory(list)   # Scenario, run by engine.scenarios (read `scenarios`)
     limit: int | None = None   # `limit decisions N`
     heuristic: object = None   # function (state, player) -> int: how agents value an unfinished game, or None
-    anytimes: dict = records.Factory(dict)     # option id -> AnytimeInfo
-    table_sheet_: list = records.Factory(list)  # functions (state) -> a line as segments, from `sheet:` (read `table_sheet`)
-    player_sheet_: list = records.Factory(list)  # functions (state, player) -> segments, from `sheet p:` (read `player_sheet`)
-    lines: dict = records.Factory(dict)  # generated file name -> (rule label, span per line)
+    anytimes: dict = slotclasses.Factory(dict)     # option id -> AnytimeInfo
+    table_sheet_: list = slotclasses.Factory(list)  # functions (state) -> a line as segments, from `sheet:` (read `table_sheet`)
+    player_sheet_: list = slotclasses.Factory(list)  # functions (state, player) -> segments, from `sheet p:` (read `player_sheet`)
+    lines: dict = slotclasses.Factory(dict)  # generated file name -> (rule label, span per line)
     entry: str = ""
     path: str = ""             # the entry file, absolute (a pickled Program is loaded again from it: loader)
     digest: str = ""
-    sources: dict = records.Factory(dict)
+    sources: dict = slotclasses.Factory(dict)
     tracks_came_from: bool = False   # the rules read `c.came_from`: State.where also keeps the place each card left
     changes_seen: bool = False       # a `show`/`hide` changes State.seen during play
     where_size: int = 0        # len(State.where): a place per card, twice that when the rules read `came_from`
-    warnings: list = records.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
+    warnings: list = slotclasses.Factory(list)   # Diagnostics of severity "warning": the rules load, but look again
     watched: object = None     # () -> this game compiled for a scenario's `take "…":` (loader), made when first asked
     fast: object = None        # () -> this game compiled for the fast path (engine.playout), made when first asked
     later: object = None       # () -> (scenarios, table sheet, player sheet), compiled when one is first read (Compiler.compile)

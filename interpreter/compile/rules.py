@@ -28,15 +28,14 @@ are one class; the statements that cannot wait are statements.py's.
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
-from ..check.shown import reads_hidden, skip_reveals
+from ..ir import nodes as ir
+from ..ir import types as T
+from ..ir.hidden import reads_hidden, skip_reveals
 from ..runtime.errors import STEP_BUDGET
 from .codegen import TICK
-from .inline import SLOT_FIELDS
 from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
-from .shown_text import hidden_as
+from .text_for_seats import hidden_as
 from .statements import StatementGen, assigned, reads
 from .written import Atom
 
@@ -747,9 +746,8 @@ class RuleGen(StatementGen):
         if known is None:
             known = self.bindings[self.rule.key] = {}
             for n in ir.walk(self.rule.body):
-                if type(n) in SLOT_FIELDS and type(n) is not ir.Local:
-                    for field in SLOT_FIELDS[type(n)]:
-                        bound = getattr(n, field)
+                if type(n) in ir.BINDERS:
+                    for bound in ir.bound_by(n):
                         known[bound] = n.value if type(n) is ir.Let and bound not in known else False
                 elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)) and isinstance(n.place, ir.Local):
                     known[n.place.slot] = False

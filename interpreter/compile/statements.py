@@ -12,12 +12,11 @@ parameters) or keeps where a waiting one stands (rules.py).
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe
-from .inline import SLOT_FIELDS
 from .loops import LoopGen
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
@@ -453,8 +452,7 @@ class StatementGen(LoopGen):
         if not self.options.rows:
             return []
         # the locals the loop may change: assigned, or bound by a statement or a comprehension in it
-        bound = set(own) | assigned((parts,)) | {getattr(n, f) for n in ir.walk(parts) for f in SLOT_FIELDS.get(type(n), ())
-                                                 if type(n) is not ir.Local}
+        bound = set(own) | assigned((parts,)) | {slot for _n, slots in ir.binders(parts) for slot in slots}
         names, named = {}, []
         for n in ir.walk(parts):
             if type(n) is not ir.TableEntry or id(n.table) in self.x.named:

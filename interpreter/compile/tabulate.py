@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import itertools
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..runtime.errors import RuleFailure
 from .codecache import MISSING
 from .written import Lookup, own_operations
 
 # nodes that read the state or bind locals: a part holding one is never a table
 _NOT_TABULATED = frozenset((ir.Var, ir.OwnedVar, ir.TableEntry, ir.Zone, ir.Special, ir.MakeCard, ir.Comprehension,
-                            ir.BestBy, ir.FindWhere, ir.LetIn, ir.Pairs, ir.ComputedRange, ir.Text, ir.Property))
+                            ir.Pairs, ir.ComputedRange, ir.Text, ir.Property, *ir.BINDERS))
 _PLAIN = frozenset((type(None), int, str, bool))   # no node
 # nodes worth a table (a formula, not a name or a single look-up)
 CANDIDATES = frozenset((ir.BinOp, ir.Compare, ir.BoolOp, ir.Not, ir.Cond, ir.Index, ir.Match, ir.DefCall,
@@ -136,12 +136,9 @@ class Tabulator:
             return None
         if then is None and self.operations(e) < worth + len(slots) - 1:      # a look-up already, or nearly
             return None
-        loops, gen.loops = gen.loops, []          # the part as plain source: nothing moved before a loop
-        try:
-            with gen.apart() as written, gen.unbinding():    # what its source does, as the generator wrote it
-                source = getattr(gen, "ex_" + type(e).__name__)(e)
-        finally:
-            gen.loops = loops
+        # the part as plain source (nothing moved before a loop); what its source does, as the generator wrote it
+        with gen.emitting(loops=[]), gen.apart() as written, gen.unbinding():
+            source = getattr(gen, "ex_" + type(e).__name__)(e)
         if written.binds:
             return None
         # its parts that became tables are a look-up each now: still worth one table? (and it reads no

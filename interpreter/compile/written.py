@@ -13,7 +13,7 @@ computes is added up, node by node as it is written, in a `Written` (ExprGen.src
 """
 from __future__ import annotations
 
-from ..check import ir
+from ..ir import nodes as ir
 
 
 class Cheap(str):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from .. import records
+from .. import slotclasses
 from ..runtime.errors import RulesRuntimeError
 from ..runtime.helpers import CheckedNarration
 from . import machine, observe
@@ -225,8 +225,8 @@ def _holds_as_block_ends(program, sc, expect) -> bool:
         at = [i for i, step in enumerate(sc.steps) if step is expect or step.span == expect.span][0]
         last = max(i for i, step in enumerate(sc.steps[:at]) if step.kind == "take")
         start = [step for step in sc.steps[last + 1:] if step.kind in ("players", "seed", "option", "arrange")]
-        take = records.evolve(sc.steps[last], checks=[sc.steps[at]])
-        trial = records.evolve(sc, steps=sc.steps[:last] + [take] + start)
+        take = slotclasses.evolve(sc.steps[last], checks=[sc.steps[at]])
+        trial = slotclasses.evolve(sc, steps=sc.steps[:last] + [take] + start)
         return _run(twin, trial).ok
     except Exception:         # only a hint: never a failure of its own
         return False

@@ -1,4 +1,4 @@
-"""`rulecraft fmt`: one canonical layout for rule files (layout.py decides it), in the settled style
+"""`rulecraft fmt`: one canonical layout for rule files (whitespace.py decides it), in the settled style
 (spelling.py writes the old forms the grammar still accepts the settled way).
 
 format_text refuses to return a text whose syntax tree differs from the input's
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic, RulesError, Span
 from ..syntax.parser import parse_module
-from .layout import layout
+from .whitespace import layout
 from .spelling import respell
 from .shape import shape
 

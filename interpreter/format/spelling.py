@@ -13,7 +13,7 @@ is the author's to write; `rulecraft check` holds a written type to the name's o
 """
 from __future__ import annotations
 
-from .layout import tokens_with_parents
+from .whitespace import tokens_with_parents
 
 RESPELLED = {("elif_clause", "elif"): "else if"}      # (grammar rule, token) -> the settled spelling
 HELP_AFTER_NAME = "option_decl"                      # a declaration whose text moves to after its name

@@ -12,7 +12,7 @@ import json
 
 import attrs
 
-from .. import records
+from .. import slotclasses
 from ..diagnostics import Span
 from . import ast
 
@@ -20,7 +20,7 @@ _CLASSES = {c.__name__: c for c in vars(ast).values() if isinstance(c, type) and
 _CLASSES["Span"] = Span
 _NAMES = sorted(_CLASSES)
 _NUMBER = {_CLASSES[n]: i for i, n in enumerate(_NAMES)}
-_FIELDS = {cls: tuple(f.name for f in (records.fields(cls) if records.has(cls) else attrs.fields(cls))) for cls in _NUMBER}
+_FIELDS = {cls: tuple(f.name for f in (slotclasses.fields(cls) if slotclasses.has(cls) else attrs.fields(cls))) for cls in _NUMBER}
 
 
 class BadData(Exception):

@@ -21,7 +21,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 from lark.indenter import DedentError, Indenter
 
-from .. import diagnostics, records
+from .. import diagnostics, slotclasses
 from ..cachedir import cache_dir, read_entry, write_entry
 from .errors import diagnostic_from_lark, line_of_dedent
 from ..diagnostics import Diagnostic, RulesError, Span
@@ -807,10 +807,10 @@ _MEMORY: dict = {}
 @functools.lru_cache(maxsize=1)
 def _grammar_digest() -> str:
     """Everything a parsed module depends on: the grammar, this parser, the AST classes and their data format
-    (Span a record: records.py)."""
+    (Span a record: slotclasses.py)."""
     grammar = importlib.resources.files("rulecraft.grammar").joinpath("rulecraft.lark").read_bytes()
     sources = b"".join(Path(m.__file__).read_bytes() for m in (sys.modules[__name__], ast, astdata, diagnostics,
-                                                                  records))
+                                                                  slotclasses))
     return hashlib.sha256(grammar + sources + lark.__version__.encode()).hexdigest()
 
 

@@ -14,7 +14,7 @@ import attrs
 
 from ..runtime.errors import RulesRuntimeError
 from ..engine import determinize, machine, observe, records, views
-from ..cli.show import view_lines
+from ..cli.plaintext import view_lines
 from ..engine.recall import Recall
 from ..runtime import rng
 from ..runtime.helpers import CheckedNarration, ShownLog, seal

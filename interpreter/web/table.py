@@ -2,7 +2,7 @@
 
 Nothing here knows HTTP (web.app serves it). What a seat is sent (`page`) is built only from that
 seat's observation — engine.views for the table, engine.observe for the story so far, the options
-only when the decision is theirs — the same texts the terminal shows (cli.show), so a page never
+only when the decision is theirs — the same texts the terminal shows (cli.plaintext), so a page never
 holds another seat's hidden cards or values, the seed or the random generator. A spectator sees
 what every seat sees (observe.PUBLIC). Decisions name the table's `version` (how many decisions
 were taken, public) and the option's place in the list the seat was shown, so a stale, replayed or
@@ -15,7 +15,7 @@ import secrets
 import threading
 
 from ..agents.seat import act
-from ..cli import rulesummary, show
+from ..cli import plaintext, rulesummary
 from ..engine import observe, records, views
 from ..engine.limits import PastLimit, past_limit
 from ..engine.machine import IllegalDecision
@@ -86,15 +86,15 @@ class WebTable:
                 "title": s.program.title,
                 "you": you,
                 "players": list(m.names),
-                "seats": show.seats_text(s, self.kinds),
+                "seats": plaintext.seats_text(s, self.kinds),
                 "version": self.version,
-                "view": show.view_lines(seen, you),
+                "view": plaintext.view_lines(seen, you),
                 "log": log,
                 "to_decide": None if s.over or self.stopped else m.names[s.to_move],
                 "your_turn": turn,
                 "options": [o.label for o in s.legal()] if turn else [],
                 "over": s.over,
-                "result": show.result_lines(s) if s.over else [],
+                "result": plaintext.result_lines(s) if s.over else [],
                 "stopped": self.stopped,
             }
             return out
@@ -161,7 +161,7 @@ class WebTable:
                     s = self.session
                     if s.over or self.stopped or self.agents[s.to_move] is None:
                         break
-                    if show.at_limit(s):
+                    if plaintext.at_limit(s):
                         self._stop(past_limit(s.program))
                         break
                     seen, agent = self.version, self.agents[s.to_move]

@@ -13,11 +13,11 @@ contract between check and compile reads in one place.
 """
 from __future__ import annotations
 
-from .. import records
+from .. import slotclasses
 
-# records, not attrs (records.py: `import attrs` and its classes cost a load about 20 ms); compared by
+# slot classes, not attrs (slotclasses.py: `import attrs` and its classes cost a load about 20 ms); compared by
 # identity, and one `_repr` below given to every node class at the end
-_node = records.frozen(eq=False, repr=False)
+_node = slotclasses.frozen(eq=False, repr=False)
 
 
 # ------------------------------------------------------------------ expressions
@@ -651,10 +651,30 @@ def walk(node):
             push(getattr(n, name))
 
 
+# the nodes that bind locals of their own, each with the fields holding the slots it binds: the one list
+# (lowering, inlining, the generator's loops and tables, what a shown text reads all ask it)
+BINDERS = {BestBy: ("slot",), FindWhere: ("slot",), LetIn: ("slot",), CompFor: ("slot",), Let: ("slot",),
+           For: ("slot", "list_slot", "index_slot"), Repeat: ("count_slot",), Choose: ("slot",)}
+# the fields of IR nodes that hold a local's slot, read or bound (the others named `slot` are variables')
+LOCAL_SLOTS = {Local: ("slot",), **BINDERS}
+
+
+def bound_by(n) -> tuple:
+    """The slots of the locals node `n` itself binds (none for a node that binds none)."""
+    return tuple(getattr(n, name) for name in BINDERS.get(type(n), ()))
+
+
+def binders(node):
+    """Each node under `node` (a node or a tuple of them) that binds locals, with the slots it binds."""
+    for n in walk(node):
+        if type(n) in BINDERS:
+            yield n, bound_by(n)
+
+
 def _repr(self) -> str:
     return f"{type(self).__qualname__}({', '.join(f'{a.name}={getattr(self, a.name)!r}' for a in type(self).__record_fields__)})"
 
 
 for _cls in list(vars().values()):
-    if isinstance(_cls, type) and _cls.__module__ == __name__ and records.has(_cls):
+    if isinstance(_cls, type) and _cls.__module__ == __name__ and slotclasses.has(_cls):
         _cls.__repr__ = _repr

@@ -8,8 +8,8 @@ the defs it calls too (`shown_bodies`). The generator (expressions.ExprGen) writ
 """
 from __future__ import annotations
 
-from ..check import ir
-from ..check import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 from ..diagnostics import Diagnostic
 from .invariants import safe
 
@@ -119,8 +119,7 @@ class ShownText:
         seen = set() if seen is None else seen
         nodes = self.gen.under(e)
         counted = {id(x) for n in nodes if _counts_a_zone(n) for x in self.gen.under(n.args)} if counted_public else ()
-        bound = set(bound) | {n.slot for n in nodes if isinstance(n, (ir.BestBy, ir.FindWhere, ir.Let))} | \
-            {f.slot for n in nodes if isinstance(n, ir.Comprehension) for f in n.fors}
+        bound = set(bound) | {slot for n in nodes if type(n) in ir.BINDERS for slot in ir.bound_by(n)}
         yield e, bound
         for n in nodes:
             if not isinstance(n, ir.DefCall) or n.name in chain or id(n) in counted or self.gen.prog.defs[n.name].const:
@@ -140,13 +139,9 @@ class ShownText:
                                                  "of defs with different arguments: too many to see what it shows",
                                                  "compute the value in a `let` step before it is shown"))
                 return
-            saved = self.gen.subst, self.gen.plain_subst, self.gen.subst_locals
-            self.gen.subst = self.gen.plain_subst = subst
-            self.gen.subst_locals = dict.fromkeys(subst)        # no tables made here (Tabulator.real_locals)
-            try:
+            # (subst_locals: no tables made here, Tabulator.real_locals)
+            with self.gen.emitting(subst=subst, plain_subst=subst, subst_locals=dict.fromkeys(subst)):
                 yield from self.shown_bodies(self.gen.prog.defs[n.name].body, unnamed, chain + (n.name,), counted_public, seen)
-            finally:
-                self.gen.subst, self.gen.plain_subst, self.gen.subst_locals = saved
 
     def private_reads(self, e) -> list[str]:
         """Sources of the masks of the seats that see each variable `e` reads whose value not all see

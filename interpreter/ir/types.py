@@ -6,10 +6,10 @@ as their component id, zones as the index of the zone instance, lists as tuples.
 """
 from __future__ import annotations
 
-from .. import records
+from .. import slotclasses
 
 
-@records.frozen
+@slotclasses.frozen
 class Prim:
     name: str
 
@@ -28,17 +28,17 @@ ANYCARD = Prim("Card")   # any card type, for helpers such as `rule deal(source:
 NONE = Prim("none")      # the type of `none`: a value of every optional type
 
 
-@records.frozen
+@slotclasses.frozen
 class EnumT:
     name: str
     values: tuple
-    shown: tuple = records.field(default=(), eq=False)     # display names ("Full House"), one per value
+    shown: tuple = slotclasses.field(default=(), eq=False)     # display names ("Full House"), one per value
 
     def __str__(self):
         return self.name
 
 
-@records.frozen
+@slotclasses.frozen
 class CardT:
     name: str
 
@@ -46,7 +46,7 @@ class CardT:
         return self.name
 
 
-@records.frozen
+@slotclasses.frozen
 class ListT:
     elem: object
 
@@ -54,7 +54,7 @@ class ListT:
         return f"List[{self.elem}]"
 
 
-@records.frozen
+@slotclasses.frozen
 class ZoneT:
     elem: object
 
@@ -62,7 +62,7 @@ class ZoneT:
         return f"Zone[{self.elem}]" if self.elem is not ANYCARD else "Zone"
 
 
-@records.frozen
+@slotclasses.frozen
 class OptionalT:
     """`Player?`, `Witch?`: a value of `inner`, or none (None at run time, as a card is its id)."""
     inner: object
@@ -71,7 +71,7 @@ class OptionalT:
         return f"{self.inner}?"
 
 
-@records.frozen
+@slotclasses.frozen
 class PairT:
     """The options of a pair choice (`p chooses s in 2..12, c in Cell`): tuples (first, second)."""
     first: object
@@ -81,7 +81,7 @@ class PairT:
         return f"({self.first}, {self.second})"
 
 
-@records.frozen
+@slotclasses.frozen
 class TypeVar:
     """`C` in `def led_suit[C](trick: Zone[C])`: a type each use of the def gives (see `bind`)."""
     name: str
@@ -194,7 +194,7 @@ def join(a, b):
     return None
 
 
-@records.frozen
+@slotclasses.frozen
 class TableT:
     """A `var ... by K`: one value per key (an enum value or a number in a range)."""
     key: object            # EnumT, CardT, PLAYER, or ("range", lo, hi)

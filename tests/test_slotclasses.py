@@ -1,4 +1,4 @@
-"""records.py: the light classes of the IR, its types, spans, diagnostics and the Program."""
+"""slotclasses.py: the light classes of the IR, its types, spans, diagnostics and the Program."""
 from __future__ import annotations
 
 import copy
@@ -6,30 +6,30 @@ import pickle
 
 import pytest
 
-from rulecraft import records
-from rulecraft.check import ir
-from rulecraft.check import types as T
+from rulecraft import slotclasses
+from rulecraft.ir import nodes as ir
+from rulecraft.ir import types as T
 from rulecraft.compile.program import Program, ScenarioStep
 from rulecraft.diagnostics import Diagnostic, Span
 
 
-@records.frozen
+@slotclasses.frozen
 class Point:
     x: int
     y: int = 0
-    note: str = records.field(default="", eq=False)
+    note: str = slotclasses.field(default="", eq=False)
 
 
-@records.define(eq=False)
+@slotclasses.define(eq=False)
 class Bag:
     name: str
-    items: list = records.Factory(list)
+    items: list = slotclasses.Factory(list)
 
 
 def test_fields_in_order_with_defaults_and_keywords():
     assert Point(1) == Point(x=1, y=0)
-    assert [f.name for f in records.fields(Point)] == ["x", "y", "note"]
-    assert [f.type for f in records.fields(Point)] == ["int", "int", "str"]
+    assert [f.name for f in slotclasses.fields(Point)] == ["x", "y", "note"]
+    assert [f.type for f in slotclasses.fields(Point)] == ["int", "int", "str"]
     assert Point.__match_args__ == ("x", "y", "note")
     assert repr(Point(1, 2)) == "Point(x=1, y=2, note='')"
     with pytest.raises(TypeError):
@@ -58,10 +58,10 @@ def test_mutable_records_with_factories_compared_by_identity():
     a.items.append(1)
     a.name = "b"
     assert (a.name, a.items, b.items) == ("b", [1], [])
-    assert records.evolve(a, name="c").items == [1]
-    assert records.has(Bag) and records.has(ir.Const) and not records.has(int) and not records.has(Bag("x"))
+    assert slotclasses.evolve(a, name="c").items == [1]
+    assert slotclasses.has(Bag) and slotclasses.has(ir.Const) and not slotclasses.has(int) and not slotclasses.has(Bag("x"))
     with pytest.raises(TypeError):
-        records.fields(int)
+        slotclasses.fields(int)
 
 
 def test_records_pickle_and_copy():
@@ -69,7 +69,7 @@ def test_records_pickle_and_copy():
                   ir.Const(T.INT, Span("f", 1, 1), 3), ScenarioStep("take", None, name="x")):
         for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
             assert type(again) is type(value)
-            assert all(getattr(again, f.name) == getattr(value, f.name) for f in records.fields(type(value)))
+            assert all(getattr(again, f.name) == getattr(value, f.name) for f in slotclasses.fields(type(value)))
     assert pickle.loads(pickle.dumps(Point(1, 2, "n"))).note == "n"
     again = Point.__new__(Point)
     again.__setstate__({"x": 1, "y": 2, "note": "n"})     # a state as attrs wrote it
@@ -78,7 +78,7 @@ def test_records_pickle_and_copy():
 
 def test_subclasses_inherit_fields():
     node = ir.BinOp(T.INT, None, "+", 1, 2)
-    assert [f.name for f in records.fields(ir.BinOp)] == ["type", "span", "op", "left", "right"]
+    assert [f.name for f in slotclasses.fields(ir.BinOp)] == ["type", "span", "op", "left", "right"]
     assert (node.op, node.left, node.right) == ("+", 1, 2)
     assert node != ir.BinOp(T.INT, None, "+", 1, 2)     # IR nodes compare by identity
     assert ir._child_fields(ir.BinOp) == ("left", "right")

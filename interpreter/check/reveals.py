@@ -14,7 +14,8 @@ player even when only the pass is left. A choice without a pass whose options ar
 by what some seat may not see (`p chooses c in p.hand where c.n > 4`) would be skipped when
 nothing is left, and the others would learn it: the compiled rules stop there with an error
 telling the author to write `may choose` (how many cards a zone holds is public, so an
-empty hidden zone is skipped as before). `skip_reveals` says which choices need that check.
+empty hidden zone is skipped as before). `skip_reveals` (ir/hidden.py) says which
+choices need that check; the compiler asks it.
 
 3. Who sees what is public (State.seen): a `show` or `hide` under a condition that reads what some
 seat may not see tells every seat the condition. `shows_on_secrets` warns of it.
@@ -22,8 +23,8 @@ seat may not see tells every seat the condition. `shows_on_secrets` warns of it.
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
-from . import ir
-from . import types as T
+from ..ir import nodes as ir
+from ..ir import types as T
 
 
 def chance_in_shown_things(prog: ir.Program) -> list[Diagnostic]:
@@ -64,37 +65,6 @@ def _defs_drawing_chance(prog: ir.Program) -> set:
                 chancy.add(name)
                 changed = True
     return chancy
-
-
-def reads_hidden(prog: ir.Program, nodes) -> bool:
-    """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
-    whose value not all see — directly or through the defs they call?"""
-    hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}   # (`hide` hides any)
-    secret_slots = {v.slot for v in prog.vars if v.seen != "all" or v.slot in prog.shown_vars}
-    todo, seen_defs = [nodes], set()
-    while todo:
-        for n in ir.walk(todo.pop()):
-            if isinstance(n, ir.Zone) and n.zone in hidden_zones:
-                return True
-            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in secret_slots:
-                return True
-            if isinstance(n, ir.DefCall) and n.name not in seen_defs:
-                seen_defs.add(n.name)
-                todo.append(prog.defs[n.name].body)
-    return False
-
-
-def skip_reveals(prog: ir.Program, s: ir.Choose) -> str | None:
-    """Would skipping this choice, when no option is left, tell some seat what it may not see?
-    "domain": whenever it happens (the options are computed from hidden things); "where": when the
-    filter left nothing of a domain that was not empty (a zone's size is public); None: never."""
-    if s.may:
-        return None
-    if not isinstance(getattr(s.domain, "type", None), T.ZoneT) and reads_hidden(prog, s.domain):
-        return "domain"
-    if s.where is not None and reads_hidden(prog, (s.domain, s.where)):
-        return "where"      # a filter over hidden cards, or reading what is hidden
-    return None
 
 
 def shows_on_secrets(prog: ir.Program) -> list[Diagnostic]:

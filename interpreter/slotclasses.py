@@ -1,4 +1,5 @@
-"""Records: classes of named fields, made cheaply when a module is imported.
+"""Slot classes: classes of named fields, made cheaply when a module is imported (attrs' job, on
+the load path; not to be confused with engine/records.py, the saved games and transcripts).
 
 What a load of a game needs (the typed IR, its types, spans and diagnostics, the compiled
 Program) is declared as attrs would declare it — annotated fields in order, defaults, `Factory`,
@@ -6,9 +7,9 @@ frozen or not, compared by value or by identity — but made here, because `impo
 costs a load about 15 ms (it imports inspect, typing, platform, threading) and attrs makes each
 class slowly. The syntax tree and the rest of rulecraft keep attrs; nothing here imports anything.
 
-    @records.frozen                     # slots, immutable, compared and hashed by value
-    @records.frozen(eq=False, repr=False)
-    @records.define(eq=False)           # slots, mutable (compared by value unless eq=False)
+    @slotclasses.frozen                     # slots, immutable, compared and hashed by value
+    @slotclasses.frozen(eq=False, repr=False)
+    @slotclasses.define(eq=False)           # slots, mutable (compared by value unless eq=False)
 
 A record class has `__slots__` (and a `__weakref__` slot), an `__init__` taking its fields in order
 (a default may be a `Factory`), `__match_args__`, pickles and copies (slots and frozen alike), and
