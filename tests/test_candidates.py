@@ -123,3 +123,14 @@ rule play:
                     machine.new_game(program, 2, None, 0)
             else:
                 assert machine.new_game(program, 2, None, 0).result is not None     # no option: nobody asked
+
+
+def test_the_benchmark_plays_the_same_games_both_ways(capsys):
+    """benchmarks/pair_choices.py times the two compilations; its figure means something only while both
+    play the same games (it exits 1 otherwise)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("pair_choices", ROOT / "benchmarks" / "pair_choices.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--game", str(ROOT / "examples" / "checkers.rules"), "--games", "2", "--rounds", "1"]) == 0
+    assert "same games: True" in capsys.readouterr().out
