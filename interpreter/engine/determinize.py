@@ -143,12 +143,6 @@ def _deals(m, places, possible=None) -> list:
     return [_Deal(where, [m.zones[z][i] for z, i in where], possible) for where in by_type.values()]
 
 
-def deal_hidden_cards(m, places, rng, possible=None) -> None:
-    """Deal the cards at `places` again at random (see _Deal)."""
-    for deal in _deals(m, places, possible):
-        deal.into(m, rng)
-
-
 def _matched(cards, places, possible, rng) -> list:
     """Each card dealt into a zone it may be in (`possible`: card -> bit mask of zones), within each
     zone's places (augmenting paths), in a random order within each zone; or `cards` as they are if no
