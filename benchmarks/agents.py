@@ -3,6 +3,7 @@
     python benchmarks/agents.py                 every yardstick at the issue's sizes (long: most of an hour on 2 cores)
     python benchmarks/agents.py --quick         the same at a tenth of the games
     python benchmarks/agents.py blackmore       one yardstick (blackmore, three-sisters, weird-sisters, workers)
+    python benchmarks/agents.py blackmore --search ismcts:iterations=100:depth=24   Blackmore's with another search
 
 Each line says the command-line equivalent, so a figure can be checked with `rulecraft simulate`.
 Agents and budgets are the ones named; games are split evenly between seat orders.
@@ -59,6 +60,7 @@ def main() -> int:
     ap.add_argument("which", nargs="*", default=["blackmore", "three-sisters", "weird-sisters", "workers"])
     ap.add_argument("--quick", action="store_true", help="a tenth of the games")
     ap.add_argument("--workers", type=int, default=batch.default_workers())
+    ap.add_argument("--search", default=SEARCH, help=f"the search agent Blackmore's yardsticks pit (default {SEARCH})")
     args = ap.parse_args()
     scale = 10 if args.quick else 1
     w = args.workers
@@ -66,10 +68,10 @@ def main() -> int:
     if "blackmore" in args.which:
         n = 200 // scale
         for rival in ("random", "greedy"):
-            rate, sec, games = head_to_head("blackmore", 2, SEARCH, rival, n, w, [0])
-            print(f"blackmore 2p: {SEARCH} beats {rival} in {rate:.1%} of {games} games, "
-                  f"{sec:.2f} s a decision  (rulecraft simulate blackmore -n {n // 2} --players 2 "
-                  f"--agents {SEARCH},{rival}, and seats swapped with --seed 1)")
+            rate, sec, games = head_to_head("blackmore", 2, args.search, rival, n, w, [0])
+            print(f"blackmore 2p: {args.search} beats {rival} in {rate:.1%} of {games} games, "
+                  f"{sec * 1e3:.1f} ms a decision  (rulecraft simulate blackmore -n {n // 2} --players 2 "
+                  f"--agents {args.search},{rival}, and seats swapped with --seed 1)")
     if "three-sisters" in args.which:
         n = max(2, 20 // scale)
         for agent in ("greedy", SOLO):

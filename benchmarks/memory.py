@@ -51,6 +51,9 @@ class ForgetfulSeat:
             got.rng = rng.getrandbits(64)
         return got
 
+    def sampler(self, chance_only: bool = False):
+        return lambda rng: self.sample(rng, chance_only)
+
 
 class ForgetfulSearch(SearchAgent):
     def choose(self, seat) -> int:

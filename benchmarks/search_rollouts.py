@@ -4,8 +4,9 @@
     python benchmarks/search_rollouts.py [--game blackmore --players 2] [--iterations 100] [--decisions 40] [--pairs 3]
 
 One process, one game's first `--decisions` decisions (seat 0 searching, its choice taken for every
-seat in turn), searched by SearchAgent with its rollouts as they are (playout) and with the old
-loop over machine.decide put back (decide); the two alternated `--pairs` times, each in CPU time.
+seat in turn), searched by SearchAgent with each iteration's game played on the fast path
+(playout) and on the resumable path, a loop over machine.decide (decide); the two alternated
+`--pairs` times, each in CPU time.
 Both must choose the same options (the same agent seed): the fast path changes no game.
 """
 from __future__ import annotations
@@ -24,29 +25,20 @@ def main(argv=None) -> int:
     ap.add_argument("--decisions", type=int, default=40)
     ap.add_argument("--pairs", type=int, default=3)
     args = ap.parse_args(argv)
+    from rulecraft.agents import search
     from rulecraft.agents.search import SearchAgent
     from rulecraft.agents.seat import Seat
     from rulecraft.engine import machine
+    from rulecraft.engine.playout import playout, reference_playout
     from rulecraft.engine.session import Session
     from rulecraft.loader import load
 
     program = load(args.game)
     program.fast()
 
-    def old_playout(self, state):           # the rollout before the fast path, as it was
-        rng = self.rng
-        for _ in range(self.depth):
-            pending = state.pending
-            if pending is None:
-                return
-            ids = pending[2]
-            a = ids[rng.randrange(len(ids))] if len(ids) > 1 else ids[0]
-            machine.decide(state, a)
-
     def run(rollout):
+        search.playout = rollout            # each iteration's game played on by this path
         agent = SearchAgent(seed=7, iterations=args.iterations)
-        if rollout is not None:
-            agent._playout = rollout.__get__(agent)
         session = Session.start(program, args.game, args.players, seed=3)
         chosen, spent, asked = [], 0.0, 0
         while not session.over and asked < args.decisions:
@@ -62,7 +54,7 @@ def main(argv=None) -> int:
     times = {"playout": [], "decide": []}
     picks = {}
     for _ in range(args.pairs):
-        for name, rollout in (("playout", None), ("decide", old_playout)):
+        for name, rollout in (("playout", playout), ("decide", reference_playout)):
             t, picks[name] = run(rollout)
             times[name].append(t)
     same = picks["playout"] == picks["decide"]

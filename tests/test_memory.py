@@ -167,8 +167,7 @@ def test_a_deal_that_the_most_constrained_first_cannot_finish_is_matched():
     for seed in range(60):
         rng = random.Random(seed)
         cards = [10, 11, 12]
-        rng.shuffle(cards)
-        dealt = determinize._within_memory(cards, places, possible, rng)
+        dealt = determinize._Deal(places, cards, possible).draw(rng)
         zone_of = {c: z for (z, _i), c in zip(places, dealt)}
         assert all(possible[c] >> zone_of[c] & 1 for c in cards), dealt
         seen.add(tuple(dealt))

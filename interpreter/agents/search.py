@@ -132,7 +132,12 @@ class _Node:
 
 
 class SearchAgent:
-    """SO-ISMCTS (or plain UCT over chance, for `mcts`); see the module's docstring."""
+    """SO-ISMCTS (or plain UCT over chance, for `mcts`); see the module's docstring.
+
+    An iteration is one playout of a sampled game (engine.playout: on the fast path for random
+    rollouts), its chooser walking the tree while the decisions are in it, then choosing at random
+    (or greedily) up to `depth` decisions more: the game is never stopped between the tree and the
+    rollout. The samples of one decision share their work (Seat.sampler)."""
     remembers = True            # its samples need what the seat remembers (engine.whereabouts)
 
     def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None, depth: int = 200,
@@ -156,47 +161,23 @@ class SearchAgent:
         self.by_score = None                # a game of one side: back up scores, not outcomes
         self.lo, self.hi = 0.0, 1.0         # the range of the values backed up
         deadline = time.perf_counter() + self.seconds if self.seconds else None
+        sample = seat.sampler(chance_only=not self.private)
+        rng = self.rng
         k = 0
         while (k < self.iterations if deadline is None else time.perf_counter() < deadline) or k == 0:
-            self._iterate(root, seat.sample(self.rng, chance_only=not self.private))
+            self._iterate(root, sample(rng))
             k += 1
         legal = [a for a in ids if a in root.children]
         if not legal:
-            return ids[self.rng.randrange(len(ids))]
+            return ids[rng.randrange(len(ids))]
         most = max(root.children[a].visits for a in legal)
         tied = [a for a in legal if root.children[a].visits == most]
         return tied[0] if len(tied) == 1 else max(tied, key=lambda a: root.children[a].total)
 
     def _iterate(self, root: _Node, state) -> None:
-        rng, c = self.rng, self.c
-        node, path = root, []
+        path = []                           # (node, the seat that took the decision into it)
         try:
-            while state.pending is not None:
-                pending = state.pending
-                ids, who = pending[2], pending[1]
-                for a in ids:
-                    child = node.children.get(a)
-                    if child is not None:
-                        child.avail += 1
-                untried = [a for a in ids if a not in node.children]
-                if untried:
-                    a = untried[rng.randrange(len(untried))]
-                    child = node.children[a] = _Node()
-                    child.avail = 1
-                    path.append((child, who))       # (before deciding: a decision that fails still counts a visit)
-                    machine.decide(state, a)
-                    break
-                best, choice = -math.inf, ids[0]
-                lo, spread = self.lo, (self.hi - self.lo) or 1.0
-                for a in ids:
-                    ch = node.children[a]
-                    score = (ch.total / ch.visits - lo) / spread + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                    if score > best:
-                        best, choice = score, a
-                node = node.children[choice]
-                path.append((node, who))
-                machine.decide(state, choice)
-            self._playout(state)
+            self._play(state, root, path)
             if self.by_score is None:
                 self.by_score = one_side(state)
                 if self.by_score:
@@ -213,18 +194,51 @@ class SearchAgent:
             node.total += values[who] if values is not None else \
                 ((self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5)
 
-    def _playout(self, state) -> None:
-        """The rest of an iteration's game, `depth` decisions at most: at random on the fast path
-        (engine.playout); greedily decision by decision (a greedy choice copies the state, which the
-        fast path's does not hold whole while it runs)."""
-        rng = self.rng
-        if self.greedy_rollout:
-            def greedy(m, who, ids):
-                return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
-            reference_playout(state, greedy, self.depth)
-            return
-        randrange = rng.randrange
+    def _play(self, state, root: _Node, path: list) -> None:
+        """Play `state` on: down the tree by UCB1 over the options available (each counted available
+        as it is offered), one new node added, then `depth` decisions at most at random (or greedily)."""
+        rng, c, depth = self.rng, self.c, self.depth
+        rnd = rng.random
+        lo, spread = self.lo, (self.hi - self.lo) or 1.0
+        node, stop = root, 0               # node: where the walk stands in the tree, None in the rollout
+        greedy = self.greedy_rollout
 
-        def at_random(m, who, ids):
-            return ids[randrange(len(ids))] if len(ids) > 1 else ids[0]
-        playout(state, at_random, self.depth)
+        def walk(m, who, ids):
+            nonlocal node, stop
+            if node is None:                # the rollout
+                if m.decisions >= stop:
+                    return None
+                if greedy:
+                    return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
+                return ids[int(rnd() * len(ids))]
+            children = node.children
+            untried = None
+            for a in ids:
+                child = children.get(a)
+                if child is not None:
+                    child.avail += 1
+                elif untried is None:
+                    untried = [a]
+                else:
+                    untried.append(a)
+            if untried is not None:
+                a = untried[int(rnd() * len(untried))]
+                child = children[a] = _Node()
+                child.avail = 1
+                path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
+                node, stop = None, m.decisions + 1 + depth
+                return a
+            best, choice = -math.inf, ids[0]
+            for a in ids:
+                ch = children[a]
+                score = (ch.total / ch.visits - lo) / spread + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if score > best:
+                    best, choice = score, a
+            node = children[choice]
+            path.append((node, who))
+            return choice
+
+        if greedy:                          # a greedy choice copies the state, which the fast path's does not hold whole
+            reference_playout(state, walk)
+        else:
+            playout(state, walk)

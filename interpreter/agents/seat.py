@@ -69,13 +69,22 @@ class Seat:
     def sample(self, rng, chance_only: bool = False):
         """A whole game the seat cannot tell from this one, to think ahead on (see engine.determinize);
         `rng` is the agent's own random.Random."""
+        return self.sampler(chance_only)(rng)
+
+    def sampler(self, chance_only: bool = False):
+        """`sample` for the position as it is now, made once for many samples (a search's iterations):
+        a function rng -> a sampled game."""
         from ..engine import determinize
         state = self.__session.state
-        got = determinize.sample(state, self.seat, rng, chance_only, self.__session.whereabouts)
-        if got is None:                 # the rules could not run from a resampled position
-            got = state.copy()
-            got.rng = rng.getrandbits(64)
-        return got
+        draw = determinize.Sampler(state, self.seat, chance_only, self.__session.whereabouts)
+
+        def sample(rng):
+            got = draw(rng)
+            if got is None:                 # the rules could not run from a resampled position
+                got = state.copy()
+                got.rng = rng.getrandbits(64)
+            return got
+        return sample
 
     def _own_turn(self):
         if self.__session.to_move != self.seat:
@@ -86,8 +95,8 @@ class OmniscientSeat(Seat):
     """For the `cheat` agent only: its samples are the true game (its random generator too)."""
     __slots__ = ()
 
-    def sample(self, rng, chance_only: bool = False):
-        return self._Seat__session.state.copy()
+    def sampler(self, chance_only: bool = False):
+        return lambda rng: self._Seat__session.state.copy()
 
 
 def act(agent, session, omniscient: bool = False) -> int:

@@ -15,7 +15,7 @@ from .codecache import CodeCache
 from .written import Atom, Constant
 
 SAFE_BUILTINS = {"len": len, "tuple": tuple, "sum": sum, "any": any, "all": all, "abs": abs, "dict": dict, "set": set, "max": max, "min": min,
-                 "range": range, "reversed": reversed, "int": int, "str": str, "list": list, "True": True, "False": False}
+                 "range": range, "reversed": reversed, "sorted": sorted, "int": int, "str": str, "list": list, "True": True, "False": False}
 
 TICK = ("m.ticks -= 1", "if m.ticks < 0: raise StepBudgetSpent()")
 

@@ -32,6 +32,7 @@ from ..ir import nodes as ir
 from ..ir import types as T
 from ..ir.hidden import reads_hidden, skip_reveals
 from ..runtime.errors import STEP_BUDGET
+from . import candidates
 from .codegen import TICK
 from .program import ChoiceInfo
 from ..runtime.helpers import rt_seg_card
@@ -589,7 +590,13 @@ class RuleGen(StatementGen):
             unique = self.distinct(s.domain)
             formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
             options = "_xs"
-            if s.where is not None and self.options.loops and unique:
+            found = candidates.plan(self.prog, s) if s.where is not None else None
+            if found is not None:            # a pair choice's options found from its `where` (compile.candidates)
+                self.wrote((s.slot,))
+                for ind, text in candidates.lines(found, s, x, "_xs"):
+                    self.line(text, s.span, ind)
+                self.line("_xs = tuple(_xs)", s.span)
+            elif s.where is not None and self.options.loops and unique:
                 self.wrote((s.slot,))        # the ids are found by a loop over the choice's own local
                 kept = f"v{s.slot}" if formula is None else formula.format(x=f"v{s.slot}")
                 self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),

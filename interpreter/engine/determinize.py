@@ -68,70 +68,89 @@ def permute_hidden_cards(m, places, permute) -> None:
     _keep_came_from(m, places, came)
 
 
-def deal_hidden_cards(m, places, rng, possible=None) -> None:
-    """Deal the cards at `places` again at random, each card type among the places that hold one, and
-    each card (with `possible`, a seat's memory: engine.whereabouts) into a zone it may be in.
-    The cards are put in order first, so the deal depends only on which cards are hidden (and what
-    the seat remembers of them), never on where they truly are: two games a seat cannot tell apart
-    give it the same samples."""
-    types = m.program.card_types
-    by_type: dict = {}
-    for place in places:
-        by_type.setdefault(types[m.zones[place[0]][place[1]]], []).append(place)
-    for where in by_type.values():
-        cards = sorted(m.zones[z][i] for z, i in where)
-        rng.shuffle(cards)
-        if possible is not None:
-            cards = _within_memory(cards, where, possible, rng)
-        came = _came_from(m, where)
-        for (z, i), c in zip(where, cards):
-            m.zones[z][i] = c
-            m.where[c] = z
-        _keep_came_from(m, where, came)
-
-
-def _within_memory(cards, places, possible, rng) -> list:
-    """`cards` (in a random order) dealt to `places` so that each lands in a zone it may be in.
+class _Deal:
+    """The hidden cards of one card type dealt again to their places, each (given `possible`, a seat's
+    memory: engine.whereabouts) into a zone it may be in; what every deal of one position shares
+    (which cards, which places, how the memory groups them) is worked out once, so a search's hundred
+    samples a decision pay only for the draw. The cards are put in order first, so the deal depends
+    only on which cards are hidden (and what the seat remembers of them), never on where they truly
+    are: two games a seat cannot tell apart give it the same samples.
 
     The cards that may be in the same zones go together, the most constrained first, each group into
     places drawn at random among the free places of its zones (with no constraint at all, that is a
     uniform deal). Should a group find too few free places, the cards are matched to the zones by
     augmenting paths instead: the true game is one such deal, so one exists while the memory holds
-    the truth; if none does (a game changed by hand), the shuffle stands."""
-    free: dict[int, list[int]] = {}
-    for k, (z, _i) in enumerate(places):
-        free.setdefault(z, []).append(k)
-    zones = 0
-    for z in free:
-        zones |= 1 << z
-    groups: dict[int, list] = {}
-    for c in cards:
-        groups.setdefault(possible[c] & zones, []).append(c)
-    if len(groups) == 1 and zones in groups:
-        return cards                                     # nothing remembered: the shuffle is the deal
-    dealt = [None] * len(places)
-    for mask in sorted(groups, key=lambda mask: (mask.bit_count(), mask)):
-        group = groups[mask]
-        mine = [z for z in free if mask >> z & 1]
-        candidates = [k for z in mine for k in free[z]]
-        if len(candidates) < len(group):
-            return _matched(cards, places, groups, rng)
-        chosen = rng.sample(candidates, len(group))
-        for c, k in zip(group, chosen):
-            dealt[k] = c
-        taken = set(chosen)
-        for z in mine:
-            free[z] = [k for k in free[z] if k not in taken]
-    return dealt
+    the truth; if none does (a game changed by hand), a uniform deal stands."""
+    __slots__ = ("places", "cards", "groups", "possible")
+
+    def __init__(self, places, cards, possible=None):
+        self.places = places
+        self.cards = sorted(cards)
+        self.possible = possible
+        self.groups = None                  # None: nothing remembered narrows the deal (a shuffle is the deal)
+        if possible is None:
+            return
+        free: dict[int, list[int]] = {}
+        for k, (z, _i) in enumerate(places):
+            free.setdefault(z, []).append(k)
+        zones = 0
+        for z in free:
+            zones |= 1 << z
+        by_mask: dict[int, list] = {}
+        for c in self.cards:
+            by_mask.setdefault(possible[c] & zones, []).append(c)
+        if len(by_mask) == 1 and zones in by_mask:
+            return
+        self.groups = [(by_mask[mask], [k for z in free if mask >> z & 1 for k in free[z]])
+                       for mask in sorted(by_mask, key=lambda mask: (mask.bit_count(), mask))]
+
+    def draw(self, rng) -> list:
+        """The cards for `places`, in order: one deal at random (`rng`, a random.Random)."""
+        rnd = rng.random
+        if self.groups is None:
+            return sorted(self.cards, key=lambda _: rnd())      # independent keys: a uniform shuffle
+        dealt = [None] * len(self.places)
+        taken: set[int] = set()
+        for group, candidates in self.groups:
+            if taken:
+                candidates = [k for k in candidates if k not in taken]
+            if len(candidates) < len(group):
+                shuffled = sorted(self.cards, key=lambda _: rnd())
+                return _matched(shuffled, self.places, self.possible, rng)
+            chosen = sorted(candidates, key=lambda _: rnd())[:len(group)]   # a random ordered choice
+            for c, k in zip(group, chosen):
+                dealt[k] = c
+            taken.update(chosen)
+        return dealt
+
+    def into(self, m, rng) -> None:
+        """Deal the cards again in `m` (a copy of the position the deal was worked out on)."""
+        places = self.places
+        came = _came_from(m, places)
+        zones, where = m.zones, m.where
+        for (z, i), c in zip(places, self.draw(rng)):
+            zones[z][i] = c
+            where[c] = z
+        _keep_came_from(m, places, came)
 
 
-def _matched(cards, places, groups, rng) -> list:
-    """Each card dealt into a zone it may be in, within each zone's places (augmenting paths), in a
-    random order within each zone; or `cards` as they are if no such deal exists."""
+def _deals(m, places, possible=None) -> list:
+    """One _Deal per card type among the hidden `places`."""
+    types = m.program.card_types
+    by_type: dict = {}
+    for place in places:
+        by_type.setdefault(types[m.zones[place[0]][place[1]]], []).append(place)
+    return [_Deal(where, [m.zones[z][i] for z, i in where], possible) for where in by_type.values()]
+
+
+def _matched(cards, places, possible, rng) -> list:
+    """Each card dealt into a zone it may be in (`possible`: card -> bit mask of zones), within each
+    zone's places (augmenting paths), in a random order within each zone; or `cards` as they are if no
+    such deal exists."""
     room: dict[int, int] = {}
     for z, _i in places:
         room[z] = room.get(z, 0) + 1
-    allowed = {c: mask for mask, group in groups.items() for c in group}
+    allowed = possible
     into: dict[int, list] = {z: [] for z in room}
 
     def place(c, tried) -> bool:
@@ -220,29 +239,45 @@ def sample(m, viewer, rng, chance_only: bool = False, memory=None):
     engine.whereabouts.Whereabouts of the game), hidden values drawn from their declared values (a
     number with no declared bound becomes its type's zero: the seat has no better guess), and a new
     random generator. With `chance_only`, only what no seat sees is dealt again (for games without
-    private information). `rng` is the caller's random.Random; the game's own generator is never read."""
-    other = m.copy()
-    places = hidden_places(other, viewer, unseen_only=chance_only)
-    if len(places) > 1:
-        deal_hidden_cards(other, places, rng, memory.of(viewer) if memory is not None else None)
-    changed = False
-    for v, owner in hidden_values(other, viewer):
-        if chance_only and rt_value_seen(m, v.seen_base, owner):
-            continue
-        if v.domain:
-            values = v.domain(m.n)
-            if v.table_size:
-                new = [values[rng.randrange(len(values))] for _ in range(v.table_size)]
+    private information). `rng` is the caller's random.Random; the game's own generator is never read.
+    None when the rules cannot run on from the sample. Many samples of one position: `Sampler`."""
+    return Sampler(m, viewer, chance_only, memory)(rng)
+
+
+class Sampler:
+    """`sample` for one position and one seat, called once per sample: what every sample shares (the
+    hidden places, the deal's groups, the values to draw) is worked out when it is made. It reads the
+    game `m` at each call: use it while `m` stays where it was (a search's samples of one decision)."""
+    __slots__ = ("m", "deals", "values", "again")
+
+    def __init__(self, m, viewer, chance_only: bool = False, memory=None):
+        self.m = m
+        places = hidden_places(m, viewer, unseen_only=chance_only)
+        self.deals = _deals(m, places, memory.of(viewer) if memory is not None else None) if len(places) > 1 else []
+        self.values = []                # (variable, owner, its declared values or None)
+        for v, owner in hidden_values(m, viewer):
+            if chance_only and rt_value_seen(m, v.seen_base, owner):
+                continue
+            self.values.append((v, owner, v.domain(m.n) if v.domain else None))
+        self.again = bool(places or self.values)       # the waiting rule asks again (ask_again)
+
+    def __call__(self, rng):
+        other = self.m.copy()
+        for deal in self.deals:
+            deal.into(other, rng)
+        for v, owner, values in self.values:
+            if values is not None:
+                if v.table_size:
+                    new = [values[rng.randrange(len(values))] for _ in range(v.table_size)]
+                else:
+                    new = values[rng.randrange(len(values))]
             else:
-                new = values[rng.randrange(len(values))]
-        else:
-            new = [v.default] * v.table_size if v.table_size else v.default
-        set_value(other, v, owner, new)
-        changed = True
-    other.rng = rng.getrandbits(64)
-    if places or changed:
-        try:
-            ask_again(other)
-        except RulesRuntimeError:       # a sample the rules cannot run from
-            return None
-    return other
+                new = [v.default] * v.table_size if v.table_size else v.default
+            set_value(other, v, owner, new)
+        other.rng = rng.getrandbits(64)
+        if self.again:
+            try:
+                ask_again(other)
+            except RulesRuntimeError:       # a sample the rules cannot run from
+                return None
+        return other

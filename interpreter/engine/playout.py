@@ -28,7 +28,8 @@ def playout(m: State, choose, max_decisions: int | None = None) -> None:
     decision exactly as the resumable path (machine.decide) would leave it.
 
     `choose` may read the state's zones and variables, never copy, save or decide it: on the fast
-    path the rules' locals are not in its frames while it runs. It must return one of `ids`. An
+    path the rules' locals are not in its frames while it runs. It must return one of `ids`, or None to
+    stop there (the state then waits at that decision, as after max_decisions). An
     exception out of `choose` comes out of `playout` as it is (the state is then no game to go on
     with); one out of the rules is a RulesRuntimeError naming the rule and line, as `decide` says it."""
     if m.pending is None or (max_decisions is not None and max_decisions <= 0):
@@ -43,6 +44,8 @@ def playout(m: State, choose, max_decisions: int | None = None) -> None:
     # the decision waited on: taken as machine.decide takes it, with the fast twin's blocks
     ci, who, ids = m.pending
     a = choose(m, who, ids)
+    if a is None:
+        return
     if a not in ids:
         raise machine.IllegalDecision(f"option {a} is not one of the legal options now")
     if a.__class__ is not int:
@@ -115,14 +118,18 @@ def _limited(choose, stop: int):
 
 
 def reference_playout(m: State, choose, max_decisions: int | None = None) -> None:
-    """The resumable path, decision by decision (machine.decide): what the fast path must equal."""
+    """The resumable path, decision by decision (machine.decide): what the fast path must equal
+    (`choose` returning None stops it there too)."""
     decide = machine.decide
     left = -1 if max_decisions is None else max_decisions
     while left != 0:
         pending = m.pending
         if pending is None:
             return
-        decide(m, choose(m, pending[1], pending[2]))
+        a = choose(m, pending[1], pending[2])
+        if a is None:
+            return
+        decide(m, a)
         left -= 1
 
 
