@@ -67,7 +67,7 @@ def test_a_label_prefix_in_any_case_is_taken(capsys, monkeypatch, tmp_path):
 def test_a_forced_decision_is_taken_and_said(capsys, monkeypatch):
     code, out, _, kb = play(capsys, monkeypatch, [], "blackmore", "--seed", "3", "-n", "2", "--set", "hand_size=1",
                             then="1")
-    assert code == 0 and "(your only option, taken for you: play " in out
+    assert code == 0 and "  (your only option, taken for you)" in out
     asked = len(kb.prompts)
     code, out, _, kb = play(capsys, monkeypatch, [], "blackmore", "--seed", "3", "-n", "2", "--set", "hand_size=1",
                             "--ask-forced", then="1")
@@ -116,18 +116,32 @@ def test_undo_with_nothing_to_undo(capsys, monkeypatch):
 
 # ------------------------------------------------------------------ the screen's parts
 def test_decisions_fold_to_the_width_and_narration_stays():
-    news = [("decision", "  Player 2: let it pass"), ("decision", "  Player 4: let it pass"),
-            ("say", "  an indented line of narration"), ("decision", "  Player 6: let it pass")]
-    assert screen.fold_decisions(news, 60) == ["  Player 2: let it pass · Player 4: let it pass",
-                                                "  an indented line of narration", "  Player 6: let it pass"]
-    assert screen.fold_decisions(news, 30)[:2] == ["  Player 2: let it pass", "  Player 4: let it pass"]
-    assert screen.fold_decisions(news, None) == [line for _, line in news]
+    news = [("decision", "  Player 2: let it pass", False), ("decision", "  Player 4: let it pass", False),
+            ("say", "  an indented line of narration", False), ("decision", "  Player 6: let it pass", False)]
+    assert screen.fold_decisions(news, 60) == [("  Player 2: let it pass · Player 4: let it pass", False),
+                                                ("  an indented line of narration", False),
+                                                ("  Player 6: let it pass", False)]
+    assert screen.fold_decisions(news, 30)[:2] == [("  Player 2: let it pass", False), ("  Player 4: let it pass", False)]
+    assert screen.fold_decisions(news, None) == [(line, False) for _, line, _ in news]
+    pinned = [news[0], ("decision", "  Player 4: let it pass", True), news[1]]
+    assert screen.fold_decisions(pinned, 50) == [("  Player 2: let it pass · Player 4: let it pass", True),
+                                                  ("  Player 4: let it pass", False)]
 
 
 def test_news_is_cut_to_its_latest_lines():
-    news = [f"line {i}" for i in range(10)]
-    assert screen.fit_news(news, 4) == ["… 7 earlier lines: type 'log' to read them", "line 7", "line 8", "line 9"]
+    news = [(f"line {i}", False) for i in range(10)]
+    assert screen.fit_news(news, 4) == [("… 7 earlier lines: type 'log' to read them", False),
+                                        ("line 7", False), ("line 8", False), ("line 9", False)]
     assert screen.fit_news(news, None) == news == screen.fit_news(news, 10)
+
+
+def test_what_was_decided_for_the_person_stays_when_the_news_is_cut():
+    news = [(f"line {i}", i in (2, 3)) for i in range(10)]
+    assert screen.fit_news(news, 6) == [("… 2 earlier lines: type 'log' to read them", False), ("line 2", True),
+                                        ("line 3", True), ("… 4 more lines: type 'log' to read them", False),
+                                        ("line 8", False), ("line 9", False)]
+    assert [line for line, _ in screen.fit_news(news, 4)] == [        # room for one of them only: the latest
+        "… 3 earlier lines: type 'log' to read them", "line 3", "… 5 more lines: type 'log' to read them", "line 9"]
 
 
 def test_many_options_are_laid_out_in_columns_read_down():
@@ -175,7 +189,7 @@ def test_undo_goes_back_past_decisions_taken_for_the_person(capsys, monkeypatch,
     (tmp_path / "steps.rules").write_text(STEPS)
     code, out, _, kb = play(capsys, monkeypatch, ["2", "undo", "1", "quit"], str(tmp_path / "steps.rules"),
                             "--seed", "1")
-    assert code == 0 and "(your only option, taken for you: confirm 1)" in out
+    assert code == 0 and "  Player 1: confirm 1  (your only option, taken for you)" in out
     assert "undone: 3 decisions taken back; Player 1 decides again" in out       # pick, confirm and the answer
     assert out.count("   1. pick 1") == 2 and "  Player 1: pick 1" in out
 
@@ -191,3 +205,33 @@ def test_lines_that_never_changed_fold_into_one():
     assert screen.Screen.fold_unchanging(later, unchanging) == [
         "(3 lines that have not changed since your first decision: 'view')", "score 3"]
     assert screen.Screen.fold_unchanging(later, {"legend a"}) == later   # one line: not worth a note
+
+
+PINNED = """game "Pinned"
+players 2
+var total: Int = 0
+rule play:
+    player(1) chooses k in 1..2 as "pick {k}":
+        total += k
+    player(1) chooses k in 1..1 as "confirm {k}":
+        say "the pick is confirmed"
+    repeat 40:
+        say "a line of news"
+    player(1) chooses k in 1..2 as "again {k}":
+        total += k
+score p = total
+"""
+
+
+def test_a_decision_taken_for_the_person_is_said_before_and_stays_on_screen(capsys, monkeypatch, tmp_path):
+    """Issue 29, point 1: the option shows what it commits to, and at 100 × 30 the decision taken for the
+    person and what came of it are not cut from the news however long it is."""
+    (tmp_path / "pinned.rules").write_text(PINNED)
+    monkeypatch.setattr("rulecraft.cli.play._Game._size", lambda self: (100, 30))
+    code, out, _, _ = play(capsys, monkeypatch, ["1", "quit"], str(tmp_path / "pinned.rules"), "--seed", "1")
+    assert code == 0 and "   1. pick 1 → confirm 1" in out
+    second = out.split("   2. pick 2 → confirm 1")[1]
+    assert second.startswith("\n  Player 1: pick 1 · Player 1: confirm 1  (your only option, taken for you)\n"
+                             "the pick is confirmed\na line of news\na line of news\n… ")
+    assert "more lines: type 'log' to read them" in second
+    assert max(map(len, out.splitlines())) <= 100

@@ -3,7 +3,9 @@
 Before each of a person's decisions the screen (cli/screen.py) shows what happened since
 they last decided, then only what their seat may see (engine.views), marking what changed,
 and the numbered legal options. An option is chosen by its number, its label, or the start
-of its label in any case. A decision with one option is taken without asking (and said so),
+of its label in any case. A decision with one option is taken without asking (said so on its
+line, which stays on the next screen with what came of it; and each option shows beforehand the
+one-option decisions it leads to, cli/ahead.py),
 unless `--ask-forced` or at a hot seat (where everyone would see that a player had no choice,
 which can tell what their hidden cards are). At the prompt a person may also type `rules`, `view`, `log`, `undo`,
 `save FILE`, `quit` or `help`. With `--save FILE` the game is saved after every decision, so
@@ -21,7 +23,7 @@ from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
-from . import common, rulesummary, screen, show, terminal
+from . import ahead, common, rulesummary, screen, show, terminal
 
 HELP = """\
 Answer with an option's number, its text, or the start of its text (any case); several numbers
@@ -37,11 +39,14 @@ Answer with an option's number, its text, or the start of its text (any case); s
               shows what your seat may not see (and what chance will bring)
   quit        leave the game (it is saved first if you started with --save)
   help        this text
-Lines marked » changed since your last decision. Cards in a zone are listed bottom to top."""
+Lines marked » changed since your last decision. Cards in a zone are listed bottom to top.
+An option followed by → names the decisions it then takes for you (each your only option)."""
 SAVE_HOLDS = ("  it holds what your seat may not see: the other seats' hidden cards and choices, and the "
               "random generator's state — keep it from the other players, and do not read it to play on honestly")
 COMMANDS = ("rules", "view", "show", "look", "log", "undo", "save", "quit", "exit", "q", "help", "h", "?")
 LOG_LINES = 60
+TAKEN_FOR_YOU = "  (your only option, taken for you)"
+CONSEQUENCE_LINES = 3       # the narration after a decision taken for the person kept on screen with it
 TITLE, CHANGED, NEWS_DECISION, NOTE = "bold", "yellow", "dim", "italic"
 
 
@@ -126,7 +131,8 @@ class _Game:
         self.hot_seat = len(self.humans) > 1
         self.screen = screen.Screen()
         self.log: list[str] = []
-        self.news: list[str] = []
+        self.news: list[tuple[str, str, bool]] = []     # (kind, line, pinned) since the person last decided
+        self.pinning = 0        # 1: a decision is taken for the person; 2: its line told; 3..: what came of it
         self._attach(session)
         self.seat_now = None
         self.people: dict = {}      # seat -> its HumanAgent, which keeps the rest of a several-number answer
@@ -142,7 +148,15 @@ class _Game:
             self.account.read = len(session.events)
 
     def _told(self, kind: str, line: str) -> None:
-        self.news.append((kind, line))
+        """A line of news. A decision taken for the person (their only option) is said on its line, and it and
+        the narration after it are pinned: they stay on the next screen however long the news (screen.fit_news)."""
+        if kind == "decision":
+            self.pinning = 2 if self.pinning == 1 else 0
+            if self.pinning:
+                line += TAKEN_FOR_YOU
+        elif self.pinning:
+            self.pinning = self.pinning + 1 if self.pinning < 2 + CONSEQUENCE_LINES else 0
+        self.news.append((kind, line, self.pinning > 0))
         self.log.append(line)
 
     # ---------------------------------------------------------------- loop
@@ -209,7 +223,7 @@ class _Game:
         if self._forced(options):
             # told with the news of the next screen. Not at a hot seat: there everyone would see that this
             # player has one option only, which can tell what their hidden cards are
-            self._told("note", f"(your only option, taken for you: {options[0].label})")
+            self.pinning = 1          # its line, told when it is taken, says so (_told)
             return options[0].id
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
@@ -218,8 +232,7 @@ class _Game:
             terminal.clear_screen()     # the screen and its scrollback: nothing of the last hand stays above
         self.seat_now = who
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
-        labels = [o.label for o in options]
-        opts = screen.option_lines(labels, width)
+        opts = screen.option_lines(self._labels(options, who), width)
         view = self._screen_view(who, width, lambda rows: height is None or rows + len(opts) + len(private) + 5 <= height)
         room = None if height is None else height - len(view) - len(opts) - len(private) - 4
         self._print_news(None if room is None else max(1, room), width)
@@ -232,6 +245,16 @@ class _Game:
             terminal.echo(line, CHANGED if changed else None)
         agent.show_options = lambda _options: self._print_options(opts)
         return act(agent, s)
+
+    def _labels(self, options, who: int) -> list[str]:
+        """The options' labels, each followed by the decisions it would then take for the person (cli/ahead)."""
+        if self.args.ask_forced or self.hot_seat:
+            return [o.label for o in options]
+        out = []
+        for o in options:
+            after = ahead.forced_after(self.session, o.id, who)
+            out.append(" → ".join([o.label, *after]))
+        return out
 
     def _forced(self, options) -> bool:
         """Is this decision taken without asking? (One option, and neither --ask-forced nor a hot seat.)"""
@@ -263,10 +286,10 @@ class _Game:
     def _print_news(self, room, width=None) -> None:
         news = screen.fold_decisions(self.news, width)
         self.news = []
-        wrapped = [part for line in news for part in screen.wrap(line, width)]
-        for line in screen.fit_news(wrapped, room):
+        wrapped = [(part, pinned) for line, pinned in news for part in screen.wrap(line, width)]
+        for line, pinned in screen.fit_news(wrapped, room):
             decision = line.startswith(screen.DECISION) or line.startswith("…")
-            terminal.echo(line, NEWS_DECISION if decision else None)
+            terminal.echo(line, CHANGED if pinned else NEWS_DECISION if decision else None)
 
     @staticmethod
     def _print_options(lines) -> None:
@@ -283,7 +306,7 @@ class _Game:
         elif word in ("view", "show", "look"):
             for line, _ in self._view_lines(self.seat_now, width, compact=False, mark=False):
                 print(line)
-            self._print_options(screen.option_lines([o.label for o in self.session.legal()], width))
+            self._print_options(screen.option_lines(self._labels(self.session.legal(), self.seat_now), width))
         elif word == "rules":
             asked = rest.strip()
             program = self.session.program
@@ -340,7 +363,7 @@ class _Game:
         if len(before.chance) != len(s.chance):
             print("cannot undo: chance has spoken since that decision (a shuffle or a draw)")
             return
-        if _seen_cards(s.state, seat) - _seen_cards(before.state, seat):
+        if ahead.seen_cards(s.state, seat) - ahead.seen_cards(before.state, seat):
             print(f"cannot undo: since that decision {s.state.names[seat]} has seen cards that were hidden")
             return
         taken = len(s.history) - k
@@ -374,7 +397,3 @@ class _Game:
             if self.args.save:
                 print(SAVE_HOLDS)
 
-
-def _seen_cards(m, seat: int) -> set[int]:
-    """The cards `seat` may see where they lie now."""
-    return {c for inst, cards in enumerate(m.zones) if views.can_see(m, inst, seat) for c in cards}

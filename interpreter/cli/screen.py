@@ -18,32 +18,31 @@ SAME = "  "
 DECISION = "  "                   # the indent that marks a decision line in the news (show.Account)
 
 
-def fold_decisions(lines: list[tuple[str, str]], width: int | None) -> list[str]:
-    """The news, (kind, line) pairs, as lines: runs of decisions ("  Player 2: let it pass") joined
-    by " · " into as few lines as fit."""
-    out: list[str] = []
-    run: list[str] = []
+def fold_decisions(lines: list[tuple], width: int | None) -> list[tuple[str, bool]]:
+    """The news, (kind, line, pinned) triples, as (line, pinned) pairs: runs of decisions ("  Player 2: let
+    it pass") joined by " · " into as few lines as fit (a line pinned if one of its decisions is)."""
+    out: list[tuple[str, bool]] = []
+    run: list[tuple[str, bool]] = []
 
     def close():
-        if not run:
-            return
         if width is None:
-            out.extend(DECISION + r for r in run)
-        else:
-            line = ""
-            for item in run:
+            out.extend((DECISION + item, pinned) for item, pinned in run)
+        elif run:
+            line, line_pinned = "", False
+            for item, pinned in run:
                 if line and len(DECISION) + len(line) + 3 + len(item) > width:
-                    out.append(DECISION + line)
-                    line = ""
+                    out.append((DECISION + line, line_pinned))
+                    line, line_pinned = "", False
                 line = f"{line} · {item}" if line else item
-            out.append(DECISION + line)
+                line_pinned = line_pinned or pinned
+            out.append((DECISION + line, line_pinned))
         run.clear()
-    for kind, line in lines:
+    for kind, line, pinned in lines:
         if kind == "decision":
-            run.append(line[len(DECISION):])
+            run.append((line[len(DECISION):], pinned))
         else:
             close()
-            out.append(line)
+            out.append((line, pinned))
     close()
     return out
 
@@ -71,10 +70,11 @@ def shared_start(labels: list[str]) -> str:
 
 
 def option_lines(labels: list[str], width: int | None) -> list[str]:
-    """The numbered options: one a line, or in columns (read down) when they fit side by side. At a
-    terminal, words most labels start with are written once above them ("shed action: fill …")."""
+    """The numbered options: one a line (wrapped to the width), or in columns (read down) when they fit
+    side by side. At a terminal, words most labels start with are written once above them ("shed action:
+    fill …")."""
     if width is None or len(labels) < 6:
-        return [f"  {i:2d}. {label}" for i, label in enumerate(labels, 1)]
+        return [part for i, label in enumerate(labels, 1) for part in wrap(f"  {i:2d}. {label}", width)]
     start = shared_start(labels)
     heading = [f"  {start}…"] if start else []
     cells = [f"{i:2d}. " + (f"…{label[len(start):]}" if start and label.startswith(start) else label)
@@ -86,7 +86,7 @@ def option_lines(labels: list[str], width: int | None) -> list[str]:
         if sum(widths) <= width:
             return heading + ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
                               for r in range(rows)]
-    return heading + [f"  {c}" for c in cells]
+    return heading + [part for c in cells for part in wrap(f"  {c}", width)]
 
 
 class Screen:
@@ -126,10 +126,32 @@ class Screen:
         return out
 
 
-def fit_news(news: list[str], room: int | None) -> list[str]:
-    """The news, cut to its latest `room` lines (with a note saying how many are left out)."""
+def fit_news(news: list[tuple[str, bool]], room: int | None) -> list[tuple[str, bool]]:
+    """The news, (line, pinned) pairs, cut to fit `room` lines: its latest lines (at least a third of the
+    room), and before them the pinned ones (what was decided for the person and what came of it: the
+    latest of them when not all fit), each run of lines left out said in a note."""
     if room is None or len(news) <= room:
         return news
-    keep = max(0, room - 1)
-    left = len(news) - keep
-    return [f"… {left} earlier line{'s' if left != 1 else ''}: type 'log' to read them"] + (news[-keep:] if keep else [])
+    room = max(1, room)
+    latest = min(len(news), max(1, room // 3))
+    pinned = [k for k, (_line, is_pinned) in enumerate(news) if is_pinned]
+    for dropped in range(len(pinned) + 1):
+        for start in range(max(0, len(news) - room), len(news) - latest + 1):
+            shown = _with_notes(news, [k for k in pinned[dropped:] if k < start] + list(range(start, len(news))))
+            if len(shown) <= room:
+                return shown
+    return _with_notes(news, list(range(len(news) - room + 1, len(news))))
+
+
+def _with_notes(news, kept: list[int]) -> list[tuple[str, bool]]:
+    """The kept lines of the news, each run of lines left out replaced by a note of how many."""
+    out, last = [], -1
+    for k in kept + [len(news)]:
+        left = k - last - 1
+        if left:
+            which = "more" if out else "earlier"
+            out.append((f"… {left} {which} line{'s' if left != 1 else ''}: type 'log' to read them", False))
+        if k < len(news):
+            out.append(news[k])
+        last = k
+    return out
