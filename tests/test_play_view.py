@@ -235,3 +235,25 @@ def test_a_decision_taken_for_the_person_is_said_before_and_stays_on_screen(caps
                              "the pick is confirmed\na line of news\na line of news\n… ")
     assert "more lines: type 'log' to read them" in second
     assert max(map(len, out.splitlines())) <= 100
+
+
+def test_a_choice_asks_its_prompt_above_the_options(capsys, monkeypatch, tmp_path):
+    """Issue 29, point 4: `prompt "…"` on a choice is its question, shown to the chooser above the options."""
+    (tmp_path / "prompted.rules").write_text(PROMPTED)
+    code, out, _, _ = play(capsys, monkeypatch, ["2", "1", "quit"], str(tmp_path / "prompted.rules"), "--seed", "1",
+                           "--seat", "all")
+    assert code == 0 and "  How many steps toward 5?\n   1. take 1\n" in out
+    assert "  Answer 2?\n   1. answer 1\n   2. answer 2\n   3. let it pass\n" in out
+
+
+PROMPTED = """game "Prompted"
+players 2
+var total: Int = 0
+rule play:
+    let goal = 5
+    player(1) chooses k in 1..3 prompt "How many steps toward {goal}?" as "take {k}":
+        total += k
+    player(2) may choose k in 1..2 prompt "Answer {total}?" as "answer {k}" or "let it pass":
+        total += k
+score p = total
+"""

@@ -232,7 +232,7 @@ class _Game:
             terminal.clear_screen()     # the screen and its scrollback: nothing of the last hand stays above
         self.seat_now = who
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
-        opts = screen.option_lines(self._labels(options, who), width)
+        opts = self._option_lines(options, who, width)
         view = self._screen_view(who, width, lambda rows: height is None or rows + len(opts) + len(private) + 5 <= height)
         room = None if height is None else height - len(view) - len(opts) - len(private) - 4
         self._print_news(None if room is None else max(1, room), width)
@@ -245,6 +245,12 @@ class _Game:
             terminal.echo(line, CHANGED if changed else None)
         agent.show_options = lambda _options: self._print_options(opts)
         return act(agent, s)
+
+    def _option_lines(self, options, who: int, width) -> list[str]:
+        """The decision's question (its `prompt`, if it has one) and its numbered options."""
+        question = self.session.prompt()
+        asked = screen.wrap(question, width, "  ") if question else []
+        return asked + screen.option_lines(self._labels(options, who), width)
 
     def _labels(self, options, who: int) -> list[str]:
         """The options' labels, each followed by the decisions it would then take for the person (cli/ahead)."""
@@ -306,7 +312,7 @@ class _Game:
         elif word in ("view", "show", "look"):
             for line, _ in self._view_lines(self.seat_now, width, compact=False, mark=False):
                 print(line)
-            self._print_options(screen.option_lines(self._labels(self.session.legal(), self.seat_now), width))
+            self._print_options(self._option_lines(self.session.legal(), self.seat_now, width))
         elif word == "rules":
             asked = rest.strip()
             program = self.session.program

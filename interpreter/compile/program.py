@@ -101,6 +101,7 @@ class ChoiceInfo:
     else_pc: int = 0           # ... once the pass option is taken
     body: object = None        # function (state, frame, chosen value) -> waiting?, running the option's block
                                # straight from the decision (compile.rules); None: the rule resumes at body_pc
+    prompt: object = None      # function (state, frame) -> the question asked (`prompt "…"`), or None
 
 
 @records.define(eq=False)
