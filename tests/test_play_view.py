@@ -257,3 +257,32 @@ rule play:
         total += k
 score p = total
 """
+
+
+PARTS = """game "Parts"
+players 2
+var coins: Int per player
+var debt: Int per player
+rule play:
+    for p in players:
+        p chooses k in 1..3 as "take {k}":
+            p.coins = k
+            p.debt = 1
+score p = double(p.coins) + p.coins * 10 - p.debt
+def double(n: Int): Int = 2 * n
+"""
+
+
+def test_the_final_screen_says_what_each_score_is_made_of(capsys, monkeypatch, tmp_path):
+    """Issue 29, point 5: the parts come from the `score` expression's terms (named by their def or
+    their text), or from the elements a `sum(… for x in L)` adds."""
+    (tmp_path / "parts.rules").write_text(PARTS)
+    code, out, _, _ = play(capsys, monkeypatch, ["2", "3"], str(tmp_path / "parts.rules"), "--seed", "1",
+                           "--seat", "all")
+    assert code == 0 and "What the scores are made of:\n" in out
+    assert "  Player 1    23 = double 4 + p.coins * 10 20 - p.debt 1\n" in out
+    assert "  Player 2    35 = double 6 + p.coins * 10 30 - p.debt 1\n" in out
+    code, out, _, _ = play(capsys, monkeypatch, [], "blackmore", "--seed", "3", "-n", "2", "--set", "hand_size=1",
+                           then="1")
+    parts = out.split("What the scores are made of:\n")[1].splitlines()
+    assert re.fullmatch(r"  Player 1 +\d+ = (nothing|\w+ \d+( \+ \w+ \d+)*)", parts[0])

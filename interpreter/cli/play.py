@@ -197,6 +197,10 @@ class _Game:
         self.account.flush()
         self._print_news(None)
         show.print_result(self.session)
+        width, _height = self._size()
+        for line in show.score_parts_lines(self.session):
+            for part in screen.wrap(line, width):
+                print(part)
         if self.args.log:
             records.write(self.args.log, self.session, "transcript", {"agents": self.kinds})
         return 0
