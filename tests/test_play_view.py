@@ -286,3 +286,24 @@ def test_the_final_screen_says_what_each_score_is_made_of(capsys, monkeypatch, t
                            then="1")
     parts = out.split("What the scores are made of:\n")[1].splitlines()
     assert re.fullmatch(r"  Player 1 +\d+ = (nothing|\w+ \d+( \+ \w+ \d+)*)", parts[0])
+
+
+@pytest.mark.parametrize("wheel", ["descending", "ascending"])
+def test_blackmore_shows_the_rank_order_the_wheel_gives(wheel):
+    """Issue 29, point 3: the sheet says what the table shows beside the trump: the ranks strongest first,
+    and which card on the table would win now (so 'wins with Black 3' over a Black 8 needs no working out)."""
+    from rulecraft.cli import show
+    from rulecraft.engine import views
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load
+    from helpers import cards_in
+    program = load("blackmore")
+    session = Session.start(program, "blackmore", 3, seed=2, options=Session.parse_options(program, [f"wheel={wheel}"]))
+    trump = int(cards_in(session.state, "trump_stack")[-1].split()[1])
+    step = -1 if wheel == "descending" else 1
+    order = [(trump - 1 + step * k) % 9 + 1 for k in range(9)]
+    lines = show.view_lines(views.view(session.state, 0), session.state.names[0])
+    assert f"ranks, strongest first: {' > '.join(map(str, order))} · " in "\n".join(lines)
+    session.take(session.legal()[0].id)
+    lines = show.view_lines(views.view(session.state, 0), session.state.names[0])
+    assert any(line.startswith("on the table: ") and " · winning now: " in line for line in lines)
