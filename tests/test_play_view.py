@@ -307,3 +307,19 @@ def test_blackmore_shows_the_rank_order_the_wheel_gives(wheel):
     session.take(session.legal()[0].id)
     lines = show.view_lines(views.view(session.state, 0), session.state.names[0])
     assert any(line.startswith("on the table: ") and " · winning now: " in line for line in lines)
+
+
+def test_a_long_view_shows_what_changed_and_marks_only_real_changes():
+    """Issue 29, point 6: lines as at the last screen fold into a note ('view' shows all), the seat's own
+    cards stay; a line shown again after it was folded is not marked as changed, nor is a note."""
+    s = screen.Screen()
+    s.view(0, ["a", "b", "c", "your hand: x"], None, full=["a", "b", "c", "your hand: x"])
+    now = ["a", "b2", "c", "your hand: x"]
+    folded = s.fold_unchanged(0, now)
+    assert folded == ["(2 lines as at your last decision: 'view' shows them)", "b2", "your hand: x"]
+    assert s.view(0, folded, None, full=now) == [
+        ("  (2 lines as at your last decision: 'view' shows them)", False), ("» b2", True), ("  your hand: x", False)]
+    assert s.view(0, now, None, full=now) == [(f"  {line}", False) for line in now]      # shown again: not changed
+    folded_first = screen.Screen.fold_unchanging(now, {"a", "c"})
+    assert s.view(0, folded_first, None, full=now)[0] == ("  (2 lines that have not changed since your first "
+                                                          "decision: 'view')", False)

@@ -39,7 +39,8 @@ Answer with an option's number, its text, or the start of its text (any case); s
               shows what your seat may not see (and what chance will bring)
   quit        leave the game (it is saved first if you started with --save)
   help        this text
-Lines marked » changed since your last decision. Cards in a zone are listed bottom to top.
+Lines marked » changed since your last decision; when the view is too long for the screen, the lines
+as they were are folded into one ('view' shows them all). Cards in a zone are listed bottom to top.
 An option followed by → names the decisions it then takes for you (each your only option)."""
 SAVE_HOLDS = ("  it holds what your seat may not see: the other seats' hidden cards and choices, and the "
               "random generator's state — keep it from the other players, and do not read it to play on honestly")
@@ -237,7 +238,11 @@ class _Game:
         self.seat_now = who
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
         opts = self._option_lines(options, who, width)
-        view = self._screen_view(who, width, lambda rows: height is None or rows + len(opts) + len(private) + 5 <= height)
+        # the view leaves the news a third of the screen (or what it needs, if less): folded to fit
+        news_rows = len([part for line, _ in screen.fold_decisions(self.news, width) for part in screen.wrap(line, width)])
+        news_room = 0 if height is None else min(max(1, news_rows), max(3, height // 3))
+        view = self._screen_view(who, width, lambda rows: height is None or
+                                 rows + len(opts) + len(private) + 4 + news_room <= height)
         room = None if height is None else height - len(view) - len(opts) - len(private) - 4
         self._print_news(None if room is None else max(1, room), width)
         if room is None or room > 1:
@@ -272,19 +277,23 @@ class _Game:
 
     def _screen_view(self, who: int, width, fits):
         """The seat's view for its decision screen, made smaller until it `fits(rows)`: the others'
-        sheets cut to a line, then left out, then the lines unchanged since its first screen folded."""
+        sheets cut to a line, then left out, then the lines unchanged since its first screen folded,
+        then all the lines unchanged since its last screen (a long sheet shows what changed)."""
         m = self.session.state
         seen = views.view(m, who)
-        unchanging = self.screen.remember(who, show.view_lines(seen, m.names[who], others="first"))
+        full = show.view_lines(seen, m.names[who], others="first")
+        unchanging = self.screen.remember(who, full)
 
         def rows(lines):
             return sum(len(screen.wrap(line, width, screen.SAME)) for line in lines)
-        lines = show.view_lines(seen, m.names[who], others="first")
+        lines = full
         if not fits(rows(lines)):
             lines = show.view_lines(seen, m.names[who], others="none")
         if not fits(rows(lines)):
             lines = screen.Screen.fold_unchanging(lines, unchanging)
-        return self.screen.view(who, lines, width)
+        if not fits(rows(lines)):
+            lines = self.screen.fold_unchanged(who, lines)
+        return self.screen.view(who, lines, width, full=full)
 
     def _view_lines(self, who: int, width, compact: bool, mark: bool = True, others: str = "first"):
         m = self.session.state

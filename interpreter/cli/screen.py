@@ -16,6 +16,7 @@ import textwrap
 CHANGED = "» "
 SAME = "  "
 DECISION = "  "                   # the indent that marks a decision line in the news (show.Account)
+OWN = "your "                     # how show.view_lines starts a line of the viewer's own cards
 
 
 def fold_decisions(lines: list[tuple], width: int | None) -> list[tuple[str, bool]]:
@@ -105,25 +106,39 @@ class Screen:
     @staticmethod
     def fold_unchanging(lines: list[str], unchanging: set) -> list[str]:
         """The lines without those that never changed (a legend, a printed board), said in one line."""
-        kept = [line for line in lines if line not in unchanging]
-        gone = len(lines) - len(kept)
-        if gone < 2:
-            return lines
-        first = next(i for i, line in enumerate(lines) if line in unchanging)
-        note = f"({gone} lines that have not changed since your first decision: 'view')"
-        return [line for line in lines[:first] if line not in unchanging] + [note] + \
-            [line for line in lines[first:] if line not in unchanging]
+        return _fold(lines, unchanging, "lines that have not changed since your first decision: 'view'")
 
-    def view(self, seat, lines: list[str], width: int | None, mark: bool = True) -> list[tuple[str, bool]]:
-        """The view's lines, each with whether it changed since this seat's last screen (then marked)."""
+    def fold_unchanged(self, seat, lines: list[str]) -> list[str]:
+        """The lines without those as they were at the seat's last screen (its own cards stay, as
+        `show.view_lines` words them: "your hand: …"): a long sheet shows only what changed."""
+        before = set(self.last_seen.get(seat) or ())
+        same = {line for line in lines if line in before and not line.startswith(OWN)}
+        return _fold(lines, same, "lines as at your last decision: 'view' shows them")
+
+    def view(self, seat, lines: list[str], width: int | None, mark: bool = True,
+             full: list[str] | None = None) -> list[tuple[str, bool]]:
+        """The view's lines, each with whether it changed since this seat's last screen (then marked).
+        `full`: the whole view the lines were cut from: a line is compared with the last whole view, so a
+        line shown again after it was folded is not marked unless it changed, nor is a note of folding."""
         before = self.last_seen.get(seat)
-        self.last_seen[seat] = list(lines)
+        self.last_seen[seat] = list(lines if full is None else full)
+        whole = None if full is None else set(full)
         out = []
         for line in lines:
-            changed = mark and before is not None and line not in before
+            changed = mark and before is not None and line not in before and (whole is None or line in whole)
             for k, part in enumerate(wrap(line, width, CHANGED if changed else SAME)):
                 out.append((part if k == 0 or not changed else SAME + part[len(SAME):], changed))
         return out
+
+
+def _fold(lines: list[str], folded: set, what: str) -> list[str]:
+    """The lines without those in `folded`, said in one note where the first of them stood."""
+    gone = sum(line in folded for line in lines)
+    if gone < 2:
+        return lines
+    first = next(i for i, line in enumerate(lines) if line in folded)
+    return [line for line in lines[:first] if line not in folded] + [f"({gone} {what})"] + \
+        [line for line in lines[first:] if line not in folded]
 
 
 def fit_news(news: list[tuple[str, bool]], room: int | None) -> list[tuple[str, bool]]:
