@@ -25,28 +25,29 @@ from ..diagnostics import UserError
 from ..engine import observe, records, views
 from . import ahead, common, rulesummary, screen, show, terminal
 
-HELP = """\
-Answer with an option's number, its text, or the start of its text (any case); several numbers
-(2 4 7) take the first now and the others at your next decisions while they are offered. Other commands:
-  rules       the game: its options, components and sections ('rules all': the whole opening comment;
-              'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')
-  view        the whole table again, as your seat sees it (others' sheets in full)
-  log         what you were told so far
-  undo        take back the last decision made at this keyboard (and the agents' after it),
-              when nothing hidden was revealed and no chance spoke since
-  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole
-              game: every seat's hidden cards and choices and the random generator, so reading it
-              shows what your seat may not see (and what chance will bring)
-  quit        leave the game (it is saved first if you started with --save)
-  help        this text
-Lines marked » changed since your last decision; when the view is too long for the screen, the lines
-as they were are folded into one ('view' shows them all). Cards in a zone are listed bottom to top.
-An option followed by → names the decisions it then takes for you (each your only option)."""
+HELP = [       # one entry a line, wrapped to the terminal when shown (screen.wrap_help)
+    "Answer with an option's number, its text, or the start of its text (any case); several numbers "
+    "(2 4 7) take the first now and the others at your next decisions while they are offered. Other commands:",
+    "  rules       the game: its options, components and sections ('rules all': the whole opening comment; "
+    "'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')",
+    "  view        the whole table again, as your seat sees it (others' sheets in full)",
+    "  log         what you were told so far",
+    "  undo        take back the last decision made at this keyboard (and the agents' after it), "
+    "when nothing hidden was revealed and no chance spoke since",
+    "  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole "
+    "game: every seat's hidden cards and choices and the random generator, so reading it "
+    "shows what your seat may not see (and what chance will bring)",
+    "  quit        leave the game (it is saved first if you started with --save)",
+    "  help        this text",
+    "Lines marked » changed since your last decision; when the view is too long for the screen, the lines "
+    "as they were are folded into one ('view' shows them all). Cards in a zone are listed bottom to top. "
+    "An option followed by → names the decisions it then takes for you (each your only option).",
+]
+HELP_WIDTH = 100            # the help's width in a pipe
 SAVE_HOLDS = ("  it holds what your seat may not see: the other seats' hidden cards and choices, and the "
               "random generator's state — keep it from the other players, and do not read it to play on honestly")
 COMMANDS = ("rules", "view", "show", "look", "log", "undo", "save", "quit", "exit", "q", "help", "h", "?")
 LOG_LINES = 60
-TAKEN_FOR_YOU = "  (your only option, taken for you)"
 CONSEQUENCE_LINES = 3       # the narration after a decision taken for the person kept on screen with it
 TITLE, CHANGED, NEWS_DECISION, NOTE = "bold", "yellow", "dim", "italic"
 
@@ -154,7 +155,7 @@ class _Game:
         if kind == "decision":
             self.pinning = 2 if self.pinning == 1 else 0
             if self.pinning:
-                line += TAKEN_FOR_YOU
+                line += screen.TAKEN_FOR_YOU
         elif self.pinning:
             self.pinning = self.pinning + 1 if self.pinning < 2 + CONSEQUENCE_LINES else 0
         self.news.append((kind, line, self.pinning > 0))
@@ -164,8 +165,10 @@ class _Game:
     def play(self) -> int:
         resumed = (f", resumed from {self.args.load} after {len(self.session.history)} decisions"
                    if self.args.load else "")
+        width, _height = self._size()
         for line in show.header(self.session, show.seats_text(self.session, self.kinds), resumed, seed_shown=False):
-            terminal.echo(line, TITLE)
+            for part in screen.wrap(line, width):
+                terminal.echo(part, TITLE)
         print("Type 'help' at your prompt for commands.")
         try:
             self._autosave()
@@ -192,11 +195,11 @@ class _Game:
             return 1
         except RulesRuntimeError:
             self.account.flush()
-            self._print_news(None)          # what happened up to the failure (or the limit), then why it stopped
+            self._print_news(None, self._size()[0])     # what happened up to the failure (or the limit), then why
             self._autosave()
             raise
         self.account.flush()
-        self._print_news(None)
+        self._print_news(None, self._size()[0])
         show.print_result(self.session)
         width, _height = self._size()
         for line in show.score_parts_lines(self.session):
@@ -305,8 +308,7 @@ class _Game:
     def _print_news(self, room, width=None) -> None:
         news = screen.fold_decisions(self.news, width)
         self.news = []
-        wrapped = [(part, pinned) for line, pinned in news for part in screen.wrap(line, width)]
-        for line, pinned in screen.fit_news(wrapped, room):
+        for line, pinned in screen.fit_news(news, room, width):
             decision = line.startswith(screen.DECISION) or line.startswith("…")
             terminal.echo(line, CHANGED if pinned else NEWS_DECISION if decision else None)
 
@@ -321,7 +323,9 @@ class _Game:
         word = word.lower()
         width, _height = self._size()
         if word in ("help", "?", "h"):
-            print(HELP)
+            for line in HELP:
+                for part in screen.wrap_help(line, width or HELP_WIDTH):
+                    print(part)
         elif word in ("view", "show", "look"):
             for line, _ in self._view_lines(self.seat_now, width, compact=False, mark=False):
                 print(line)
@@ -345,7 +349,8 @@ class _Game:
             if len(self.log) > len(shown):
                 print(f"(the last {len(shown)} of {len(self.log)} lines)")
             for line in shown:
-                print(line)
+                for part in screen.wrap(line, width):
+                    print(part)
         elif word == "undo":
             self._undo()
         elif word == "save":

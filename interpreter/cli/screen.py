@@ -11,12 +11,15 @@ and the events as told to that seat.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 
 CHANGED = "» "
 SAME = "  "
 DECISION = "  "                   # the indent that marks a decision line in the news (show.Account)
 OWN = "your "                     # how show.view_lines starts a line of the viewer's own cards
+TAKEN_FOR_YOU = "  (your only option, taken for you)"     # ends the news line of a decision taken for the person
+TAKEN_NOTE = "taken for you:"                              # ... and names it in a note of lines left out
 
 
 def fold_decisions(lines: list[tuple], width: int | None) -> list[tuple[str, bool]]:
@@ -55,6 +58,15 @@ def wrap(line: str, width: int | None, indent: str = "") -> list[str]:
     lead = len(line) - len(line.lstrip(" "))
     return textwrap.wrap(line, width=width, initial_indent=indent, subsequent_indent=indent + " " * (lead + 4),
                          break_on_hyphens=False, drop_whitespace=True) or [indent]
+
+
+def wrap_help(line: str, width: int | None) -> list[str]:
+    """A line of a command list ("  save FILE   save the game …") wrapped under its description."""
+    found = re.match(r"( +\S+(?: [A-Z]+)? {2,})\S", line)
+    if width is None or len(line) <= width:
+        return [line]
+    return textwrap.wrap(line, width=width, subsequent_indent=" " * len(found.group(1)) if found else "",
+                         break_on_hyphens=False)
 
 
 def shared_start(labels: list[str]) -> str:
@@ -141,21 +153,25 @@ def _fold(lines: list[str], folded: set, what: str) -> list[str]:
         [line for line in lines[first:] if line not in folded]
 
 
-def fit_news(news: list[tuple[str, bool]], room: int | None) -> list[tuple[str, bool]]:
-    """The news, (line, pinned) pairs, cut to fit `room` lines: its latest lines (at least a third of the
-    room), and before them the pinned ones (what was decided for the person and what came of it: the
-    latest of them when not all fit), each run of lines left out said in a note."""
-    if room is None or len(news) <= room:
-        return news
+def fit_news(news: list[tuple[str, bool]], room: int | None, width: int | None = None) -> list[tuple[str, bool]]:
+    """The news, (line, pinned) pairs, wrapped to `width` and cut to fit `room` rows: its latest lines (at
+    least a third of the room), and before them the pinned ones (what was decided for the person and
+    what came of it: the latest of them when not all fit), each run of lines left out said in a note,
+    which names the decisions taken for the person among them."""
+    def rows(lines):
+        return [(part, pinned) for line, pinned in lines for part in wrap(line, width)]
+    if room is None or len(rows(news)) <= room:
+        return rows(news)
     room = max(1, room)
     latest = min(len(news), max(1, room // 3))
     pinned = [k for k, (_line, is_pinned) in enumerate(news) if is_pinned]
+    shown = []
     for dropped in range(len(pinned) + 1):
         for start in range(max(0, len(news) - room), len(news) - latest + 1):
-            shown = _with_notes(news, [k for k in pinned[dropped:] if k < start] + list(range(start, len(news))))
+            shown = rows(_with_notes(news, [k for k in pinned[dropped:] if k < start] + list(range(start, len(news)))))
             if len(shown) <= room:
                 return shown
-    return _with_notes(news, list(range(len(news) - room + 1, len(news))))
+    return shown[-room:]
 
 
 def _with_notes(news, kept: list[int]) -> list[tuple[str, bool]]:
@@ -165,8 +181,22 @@ def _with_notes(news, kept: list[int]) -> list[tuple[str, bool]]:
         left = k - last - 1
         if left:
             which = "more" if out else "earlier"
-            out.append((f"… {left} {which} line{'s' if left != 1 else ''}: type 'log' to read them", False))
+            taken = _taken([line for line, _ in news[last + 1:k]])
+            out.append((f"… {left} {which} line{'s' if left != 1 else ''}{taken}: type 'log' to read them",
+                        bool(taken)))
         if k < len(news):
             out.append(news[k])
         last = k
     return out
+
+
+def _taken(lines: list[str]) -> str:
+    """The decisions taken for the person in these lines of news, counted: " (taken for you: let it pass ×2)"."""
+    counts: dict = {}
+    for line in lines:
+        for item in line.strip().split(" · "):
+            if item.endswith(TAKEN_FOR_YOU):
+                label = item[:-len(TAKEN_FOR_YOU)].partition(": ")[2]
+                counts[label] = counts.get(label, 0) + 1
+    said = ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in counts.items())
+    return f" ({TAKEN_NOTE} {said})" if said else ""
