@@ -114,3 +114,24 @@ def test_help_lines_wrap_under_their_description():
     assert screen.wrap_help(line, 50) == ["  undo        take back the last decision made at",
                                           "              this keyboard (and the agents' after",
                                           "              it)"]
+
+
+@pytest.mark.parametrize("game", ["blackmore", "weird-sisters", "three-sisters", "three-sisters-solo",
+                                  "three-sisters-weather", "three-sisters-solo-weather"])
+def test_rules_section_prints_each_section_of_every_bundled_game(capsys, monkeypatch, game):
+    """Issue 29, point 2: `rules SECTION` (the start of its name, any case) prints the section as written."""
+    from rulecraft.cli import rulesummary
+    from rulecraft.loader import load
+    sources = load(game).sources
+    heads = [h for text in sources.values() for h in rulesummary.headings(text)]
+    assert heads, f"{game} has no section headings"
+    asked = [f"rules {h[:5].lower()}" for h in heads]
+    screens, _ = whole_game(capsys, monkeypatch, game, "--seed", "1", answers=["rules", *asked, "quit"])
+    listed = " ".join(" ".join(screens[1]).split())                 # wrapped to the width: words rejoined
+    assert all(" ".join(h.split()) in listed for h in heads)          # `rules` lists the sections
+    for k, head in enumerate(heads, 2):
+        shown = "\n".join(screens[k])
+        first = next(h for h in heads if h.lower().startswith(head[:5].lower()))
+        at = re.search(r"^#\s*[-=]{3,}\s*(.*)", shown, re.M)          # the heading as written (wrapped)
+        assert at and " ".join(shown[at.start(1):].split()).startswith(" ".join(first.split())), (head, shown[:300])
+        assert len(shown.splitlines()) > 1
