@@ -135,3 +135,20 @@ def test_rules_section_prints_each_section_of_every_bundled_game(capsys, monkeyp
         at = re.search(r"^#\s*[-=]{3,}\s*(.*)", shown, re.M)          # the heading as written (wrapped)
         assert at and " ".join(shown[at.start(1):].split()).startswith(" ".join(first.split())), (head, shown[:300])
         assert len(shown.splitlines()) > 1
+
+
+def test_a_score_breakdown_wraps_between_its_parts():
+    import random
+    from rulecraft.cli import show
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load
+    session = Session.start(load("blackmore"), "blackmore", 3, seed=1)
+    rng = random.Random(1)
+    while not session.over:
+        options = session.legal()
+        session.take(options[rng.randrange(len(options))].id)
+    lines = show.score_parts_lines(session, 60)
+    assert lines[0] == "What the scores are made of:" and max(map(len, lines)) <= 60
+    for line in lines[1:]:
+        assert re.fullmatch(r"(  Player \d +\d+ = | +\+ )(nothing|\w+ \d( \+ \w+ \d)*)", line), line
+    assert sum(line.startswith(" " * 19 + "+ ") for line in lines) > 3

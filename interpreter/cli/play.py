@@ -202,7 +202,7 @@ class _Game:
         self._print_news(None, self._size()[0])
         show.print_result(self.session)
         width, _height = self._size()
-        for line in show.score_parts_lines(self.session):
+        for line in show.score_parts_lines(self.session, width):
             for part in screen.wrap(line, width):
                 print(part)
         if self.args.log:

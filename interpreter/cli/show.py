@@ -124,15 +124,16 @@ def result_lines(session) -> list[str]:
     return lines
 
 
-def score_parts_lines(session) -> list[str]:
+def score_parts_lines(session, width: int | None = None) -> list[str]:
     """What each final score is made of (compile.scoreparts): "Player 1  35 = garden points 26 + shed
     points 9", or the elements a `sum(… for x in L)` adds ("Blue 7 + Black 8", a value not in the
-    element's name written beside it). Nothing for a game whose score has one part."""
+    element's name written beside it), wrapped to `width` between parts. Nothing for a game whose
+    score has one part."""
     m, program = session.state, session.program
     parts = getattr(program, "score_parts", ())
     if m.result is None or not parts:
         return []
-    width = max(len(name) for name in m.names)
+    columns, width = width, max(len(name) for name in m.names)
     lines = ["What the scores are made of:"]
     for seat, name in enumerate(m.names):
         items = []
@@ -143,9 +144,18 @@ def score_parts_lines(session) -> list[str]:
             for element in part.value(m, seat):
                 text, value = part.shown(m, element), part.each(m, seat, element)
                 items.append((part.sign, text if str(value) in text.split() else f"{text} ({value})"))
-        said = "".join((" - " if sign < 0 else " + ") + text for sign, text in items)
-        said = ("-" if said.startswith(" - ") else "") + said[3:] if said else "nothing"
-        lines.append(f"  {name.ljust(width)}  {m.result[0][seat]:>4} = {said}")
+        line = f"  {name.ljust(width)}  {m.result[0][seat]:>4} = "
+        indent = " " * len(line)
+        if not items:
+            items = [(1, "nothing")]
+        for k, (sign, text) in enumerate(items):
+            piece = (("-" if sign < 0 else "") if k == 0 else (" - " if sign < 0 else " + ")) + text
+            if columns is not None and k and len(line) + len(piece) > columns:
+                lines.append(line)
+                line = indent + piece.lstrip()          # "+ Blue 3", under the first part
+            else:
+                line += piece
+        lines.append(line)
     return lines
 
 
