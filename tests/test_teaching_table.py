@@ -152,3 +152,11 @@ def test_a_score_breakdown_wraps_between_its_parts():
     for line in lines[1:]:
         assert re.fullmatch(r"(  Player \d +\d+ = | +\+ )(nothing|\w+ \d( \+ \w+ \d)*)", line), line
     assert sum(line.startswith(" " * 19 + "+ ") for line in lines) > 3
+
+
+def test_weird_sisters_asks_with_the_spells_in_hand_their_cost_and_effect(capsys, monkeypatch):
+    """Issue 29, points 3 and 4: what a witch holds is said where she decides (the prompt is hers alone)."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "11")
+    shown = " ".join(" ".join(" ".join(lines).split()) for lines in screens)
+    assert re.search(r"First Witch of Cavern's actions\. Your spells: [^:]+: .+?; the teammates pay an? ", shown)
+    assert re.search(r"(casts a spell|takes a pile|adds ingredients|stirs the cauldron): answer with a spell\?", shown)
