@@ -32,7 +32,7 @@ def compiled(path: Path, naive: bool, monkeypatch):
 
 def planned_choices(path: Path) -> int:
     """How many choices of the rules get a plan (so that a test of none would say so)."""
-    from rulecraft.check import ir
+    from rulecraft.ir import nodes as ir
     prog = check_game(path, []).program
     return sum(candidates.plan(prog, s) is not None
                for rule in prog.rules.values() for s in ir.walk(rule.body) if isinstance(s, ir.Choose))
@@ -95,7 +95,7 @@ def test_the_shapes_that_must_not_move_and_those_that_may(rules_file, monkeypatc
     second part, the first of which could fail (a table read at a computed key): they stay where they
     are. The third draws chance: not touched."""
     path = rules_file(FIXTURE)
-    from rulecraft.check import ir
+    from rulecraft.ir import nodes as ir
     prog = check_game(path, []).program
     choices = sorted((s for s in ir.walk(prog.rules["play"].body) if isinstance(s, ir.Choose)), key=lambda s: s.span.line)
     plans = [candidates.plan(prog, s) for s in choices]

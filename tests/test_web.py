@@ -256,3 +256,25 @@ def test_a_saved_table_resumes_with_its_seats(tmp_path):
     finally:
         _stop(proc)
     assert page["view"] == mine["view"] and page["log"] == mine["log"] and len(page["log"]) > 3
+
+
+def test_a_page_asks_the_choices_prompt_and_ends_with_the_scores_parts():
+    """Issue 29: the question of a choice (`prompt`) is on the chooser's page only; the end says what each
+    score is made of."""
+    table = table_of(["human", "random"], start=True)
+    client = client_of(table)
+    rnd = random.Random(3)
+    prompts = set()
+    for _ in range(400):
+        page = client.get("/api/page", headers=as_seat(table, 0)).json()
+        if page["over"]:
+            break
+        if page["your_turn"]:
+            prompts.add(page["prompt"])
+            assert decide(client, table, 0, rnd.randrange(len(page["options"])), page["version"]).status_code == 200
+        else:
+            assert page["prompt"] is None
+            import time
+            time.sleep(0.01)
+    assert page["over"] and "You won the contest: change the trump?" in prompts and None in prompts
+    assert page["score_parts"][0] == "What the scores are made of:" and len(page["score_parts"]) == 3

@@ -192,7 +192,8 @@ class Lowerer:
         body = (ir.Let(s.span, first, parts[first]), ir.Let(s.span, second, parts[second])) + self.block(s.body)
         return ir.Choose(s.span, self.expr(s.chooser), s.may, pair.slot, domain, ptype, where, label,
                          self.expr(s.pass_label) if s.pass_label is not None else None,
-                         body, self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret))
+                         body, self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret),
+                         self.expr(s.prompt) if s.prompt is not None else None)
 
     def st_ChooseSome(self, s):
         """`p chooses some x in xs where c up to N as "…" or "done": body`, as the loop it means:
@@ -269,7 +270,8 @@ class Lowerer:
                          self.expr(s.where) if s.where is not None else None,
                          self.expr(s.label) if s.label is not None else None,
                          self.expr(s.pass_label) if s.pass_label is not None else None,
-                         self.block(s.body), self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret))
+                         self.block(s.body), self.block(s.otherwise) if s.otherwise is not None else None, bool(s.secret),
+                         self.expr(s.prompt) if s.prompt is not None else None)
 
     # ----------------------------------------------------------- expressions
     def expr(self, e):

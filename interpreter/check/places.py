@@ -30,17 +30,18 @@ def stdlib_modules() -> dict[str, Path]:
 
 
 def display_path(path: Path) -> str:
-    """A short path for messages: relative to the current folder when it can be."""
+    """A short path for messages: a bundled file as `games/…` or `stdlib/…` (not the folder it is installed
+    in, which may lie under the current one: `.venv/lib/python3.11/site-packages/…`), any other relative
+    to the current folder when it can be."""
+    for package, label in (("rulecraft.games", "games"), ("rulecraft.stdlib", "stdlib")):
+        try:
+            return f"{label}/" + path.resolve().relative_to(bundled_dir(package).resolve()).as_posix()
+        except ValueError:
+            continue
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
-        pass
-    for package, label in (("rulecraft.games", "games"), ("rulecraft.stdlib", "stdlib")):
-        try:
-            return f"{label}/" + str(path.resolve().relative_to(bundled_dir(package).resolve()))
-        except ValueError:
-            continue
-    return str(path)
+        return str(path)
 
 
 def resolve_game(ref: str) -> Path:

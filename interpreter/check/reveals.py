@@ -36,6 +36,8 @@ def chance_in_shown_things(prog: ir.Program) -> list[Diagnostic]:
                 shown.append(("narration", s.text))
             elif isinstance(s, ir.Choose):
                 shown += [("an option's label", x) for x in (s.label, s.pass_label) if x is not None]
+                if s.prompt is not None:
+                    shown.append(("a choice's prompt", s.prompt))
     shown += [("an option's label", a.label) for a in prog.anytimes]
     shown += [("a sheet", x) for x in prog.sheet_table + prog.sheet_player]
     shown += [("an invariant", value) for _name, value, _span in prog.invariants]

@@ -492,6 +492,8 @@ class Statements(CheckerBase):
         ctyp = self.expr(s.chooser)
         self.expect(s.chooser, ctyp, T.PLAYER, "the one who chooses")
         elem = self.choice_domain(s.domain)
+        if s.prompt is not None:                # asked before an option is chosen: the choice's names are not bound
+            self.expr(s.prompt)
         if s.var2 is not None:                  # a pair: the frame keeps the pair, the names are its parts
             elem2 = self.choice_domain(s.domain2)
             self.slots[(id(s), "pair")] = self.scope.temp()

@@ -124,6 +124,52 @@ def result_lines(session) -> list[str]:
     return lines
 
 
+def score_parts_lines(session, width: int | None = None) -> list[str]:
+    """What each final score is made of (compile.scoreparts): "Player 1  35 = garden points 26 + shed
+    points 9", or the elements a `sum(… for x in L)` adds ("Blue 7 + Black 8", a value not in the
+    element's name written beside it), wrapped to `width` between parts. Nothing for a game whose
+    score has one part."""
+    m, program = session.state, session.program
+    parts = getattr(program, "score_parts", ())
+    if m.result is None or not parts:
+        return []
+    columns, width = width, max(len(name) for name in m.names)
+    lines = ["What the scores are made of:"]
+    for seat, name in enumerate(m.names):
+        items = []
+        for part in parts:
+            if part.each is None:
+                items.append((part.sign, f"{part.name or _written(program, part.span)} {part.value(m, seat)}"))
+                continue
+            for element in part.value(m, seat):
+                text, value = part.shown(m, element), part.each(m, seat, element)
+                items.append((part.sign, text if str(value) in text.split() else f"{text} ({value})"))
+        line = f"  {name.ljust(width)}  {m.result[0][seat]:>4} = "
+        indent = " " * len(line)
+        if not items:
+            items = [(1, "nothing")]
+        for k, (sign, text) in enumerate(items):
+            piece = (("-" if sign < 0 else "") if k == 0 else (" - " if sign < 0 else " + ")) + text
+            if columns is not None and k and len(line) + len(piece) > columns:
+                lines.append(line)
+                line = indent + piece.lstrip()          # "+ Blue 3", under the first part
+            else:
+                line += piece
+        lines.append(line)
+    return lines
+
+
+def _written(program, span) -> str:
+    """The text of the rules at `span` (one line), as written."""
+    text = (getattr(program, "sources", None) or {}).get(span.file)
+    if text is None or not span.end_line:
+        return "a part"
+    lines = text.splitlines()
+    if span.end_line != span.line:
+        return lines[span.line - 1][span.col - 1:].strip()
+    return lines[span.line - 1][span.col - 1:span.end_col - 1]
+
+
 def print_result(session) -> None:
     """The result: at a terminal that shows colour a table (seat, score, tie-break, winner), else `result_lines`."""
     m = session.state

@@ -3,7 +3,9 @@
 Before each of a person's decisions the screen (cli/screen.py) shows what happened since
 they last decided, then only what their seat may see (engine.views), marking what changed,
 and the numbered legal options. An option is chosen by its number, its label, or the start
-of its label in any case. A decision with one option is taken without asking (and said so),
+of its label in any case. A decision with one option is taken without asking (said so on its
+line, which stays on the next screen with what came of it; and each option shows beforehand the
+one-option decisions it leads to, cli/ahead.py),
 unless `--ask-forced` or at a hot seat (where everyone would see that a player had no choice,
 which can tell what their hidden cards are). At the prompt a person may also type `rules`, `view`, `log`, `undo`,
 `save FILE`, `quit` or `help`. With `--save FILE` the game is saved after every decision, so
@@ -21,27 +23,32 @@ from ..engine.limits import PastLimit, past_limit
 from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
-from . import common, rulesummary, screen, plaintext, terminal
+from . import ahead, common, plaintext, rulesummary, screen, terminal
 
-HELP = """\
-Answer with an option's number, its text, or the start of its text (any case); several numbers
-(2 4 7) take the first now and the others at your next decisions while they are offered. Other commands:
-  rules       the game: its options, components and sections ('rules all': the whole opening comment;
-              'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')
-  view        the whole table again, as your seat sees it (others' sheets in full)
-  log         what you were told so far
-  undo        take back the last decision made at this keyboard (and the agents' after it),
-              when nothing hidden was revealed and no chance spoke since
-  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole
-              game: every seat's hidden cards and choices and the random generator, so reading it
-              shows what your seat may not see (and what chance will bring)
-  quit        leave the game (it is saved first if you started with --save)
-  help        this text
-Lines marked » changed since your last decision. Cards in a zone are listed bottom to top."""
+HELP = [       # one entry a line, wrapped to the terminal when shown (screen.wrap_help)
+    "Answer with an option's number, its text, or the start of its text (any case); several numbers "
+    "(2 4 7) take the first now and the others at your next decisions while they are offered. Other commands:",
+    "  rules       the game: its options, components and sections ('rules all': the whole opening comment; "
+    "'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')",
+    "  view        the whole table again, as your seat sees it (others' sheets in full)",
+    "  log         what you were told so far",
+    "  undo        take back the last decision made at this keyboard (and the agents' after it), "
+    "when nothing hidden was revealed and no chance spoke since",
+    "  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole "
+    "game: every seat's hidden cards and choices and the random generator, so reading it "
+    "shows what your seat may not see (and what chance will bring)",
+    "  quit        leave the game (it is saved first if you started with --save)",
+    "  help        this text",
+    "Lines marked » changed since your last decision; when the view is too long for the screen, the lines "
+    "as they were are folded into one ('view' shows them all). Cards in a zone are listed bottom to top. "
+    "An option followed by → names the decisions it then takes for you (each your only option).",
+]
+HELP_WIDTH = 100            # the help's width in a pipe
 SAVE_HOLDS = ("  it holds what your seat may not see: the other seats' hidden cards and choices, and the "
               "random generator's state — keep it from the other players, and do not read it to play on honestly")
 COMMANDS = ("rules", "view", "show", "look", "log", "undo", "save", "quit", "exit", "q", "help", "h", "?")
 LOG_LINES = 60
+CONSEQUENCE_LINES = 3       # the narration after a decision taken for the person kept on screen with it
 TITLE, CHANGED, NEWS_DECISION, NOTE = "bold", "yellow", "dim", "italic"
 
 
@@ -126,7 +133,8 @@ class _Game:
         self.hot_seat = len(self.humans) > 1
         self.screen = screen.Screen()
         self.log: list[str] = []
-        self.news: list[str] = []
+        self.news: list[tuple[str, str, bool]] = []     # (kind, line, pinned) since the person last decided
+        self.pinning = 0        # 1: a decision is taken for the person; 2: its line told; 3..: what came of it
         self._attach(session)
         self.seat_now = None
         self.people: dict = {}      # seat -> its HumanAgent, which keeps the rest of a several-number answer
@@ -142,15 +150,25 @@ class _Game:
             self.account.read = len(session.events)
 
     def _told(self, kind: str, line: str) -> None:
-        self.news.append((kind, line))
+        """A line of news. A decision taken for the person (their only option) is said on its line, and it and
+        the narration after it are pinned: they stay on the next screen however long the news (screen.fit_news)."""
+        if kind == "decision":
+            self.pinning = 2 if self.pinning == 1 else 0
+            if self.pinning:
+                line += screen.TAKEN_FOR_YOU
+        elif self.pinning:
+            self.pinning = self.pinning + 1 if self.pinning < 2 + CONSEQUENCE_LINES else 0
+        self.news.append((kind, line, self.pinning > 0))
         self.log.append(line)
 
     # ---------------------------------------------------------------- loop
     def play(self) -> int:
         resumed = (f", resumed from {self.args.load} after {len(self.session.history)} decisions"
                    if self.args.load else "")
+        width, _height = self._size()
         for line in plaintext.header(self.session, plaintext.seats_text(self.session, self.kinds), resumed, seed_shown=False):
-            terminal.echo(line, TITLE)
+            for part in screen.wrap(line, width):
+                terminal.echo(part, TITLE)
         print("Type 'help' at your prompt for commands.")
         try:
             self._autosave()
@@ -177,12 +195,16 @@ class _Game:
             return 1
         except RulesRuntimeError:
             self.account.flush()
-            self._print_news(None)          # what happened up to the failure (or the limit), then why it stopped
+            self._print_news(None, self._size()[0])     # what happened up to the failure (or the limit), then why
             self._autosave()
             raise
         self.account.flush()
-        self._print_news(None)
+        self._print_news(None, self._size()[0])
         plaintext.print_result(self.session)
+        width, _height = self._size()
+        for line in plaintext.score_parts_lines(self.session, width):
+            for part in screen.wrap(line, width):
+                print(part)
         if self.args.log:
             records.write(self.args.log, self.session, "transcript", {"agents": self.kinds})
         return 0
@@ -209,7 +231,7 @@ class _Game:
         if self._forced(options):
             # told with the news of the next screen. Not at a hot seat: there everyone would see that this
             # player has one option only, which can tell what their hidden cards are
-            self._told("note", f"(your only option, taken for you: {options[0].label})")
+            self.pinning = 1          # its line, told when it is taken, says so (_told)
             return options[0].id
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
@@ -218,9 +240,12 @@ class _Game:
             terminal.clear_screen()     # the screen and its scrollback: nothing of the last hand stays above
         self.seat_now = who
         private = [f"(to you) {line}" for line in self.account.told_only_to(who)]
-        labels = [o.label for o in options]
-        opts = screen.option_lines(labels, width)
-        view = self._screen_view(who, width, lambda rows: height is None or rows + len(opts) + len(private) + 5 <= height)
+        opts = self._option_lines(options, who, width)
+        # the view leaves the news a third of the screen (or what it needs, if less): folded to fit
+        news_rows = len([part for line, _ in screen.fold_decisions(self.news, width) for part in screen.wrap(line, width)])
+        news_room = 0 if height is None else min(max(1, news_rows), max(3, height // 3))
+        view = self._screen_view(who, width, lambda rows: height is None or
+                                 rows + len(opts) + len(private) + 4 + news_room <= height)
         room = None if height is None else height - len(view) - len(opts) - len(private) - 4
         self._print_news(None if room is None else max(1, room), width)
         if room is None or room > 1:
@@ -233,25 +258,45 @@ class _Game:
         agent.show_options = lambda _options: self._print_options(opts)
         return act(agent, s)
 
+    def _option_lines(self, options, who: int, width) -> list[str]:
+        """The decision's question (its `prompt`, if it has one) and its numbered options."""
+        question = self.session.prompt()
+        asked = screen.wrap(question, width, "  ") if question else []
+        return asked + screen.option_lines(self._labels(options, who), width)
+
+    def _labels(self, options, who: int) -> list[str]:
+        """The options' labels, each followed by the decisions it would then take for the person (cli/ahead)."""
+        if self.args.ask_forced or self.hot_seat:
+            return [o.label for o in options]
+        out = []
+        for o in options:
+            after = ahead.forced_after(self.session, o.id, who)
+            out.append(" → ".join([o.label, *after]))
+        return out
+
     def _forced(self, options) -> bool:
         """Is this decision taken without asking? (One option, and neither --ask-forced nor a hot seat.)"""
         return len(options) == 1 and not self.args.ask_forced and not self.hot_seat
 
     def _screen_view(self, who: int, width, fits):
         """The seat's view for its decision screen, made smaller until it `fits(rows)`: the others'
-        sheets cut to a line, then left out, then the lines unchanged since its first screen folded."""
+        sheets cut to a line, then left out, then the lines unchanged since its first screen folded,
+        then all the lines unchanged since its last screen (a long sheet shows what changed)."""
         m = self.session.state
         seen = views.view(m, who)
-        unchanging = self.screen.remember(who, plaintext.view_lines(seen, m.names[who], others="first"))
+        full = plaintext.view_lines(seen, m.names[who], others="first")
+        unchanging = self.screen.remember(who, full)
 
         def rows(lines):
             return sum(len(screen.wrap(line, width, screen.SAME)) for line in lines)
-        lines = plaintext.view_lines(seen, m.names[who], others="first")
+        lines = full
         if not fits(rows(lines)):
             lines = plaintext.view_lines(seen, m.names[who], others="none")
         if not fits(rows(lines)):
             lines = screen.Screen.fold_unchanging(lines, unchanging)
-        return self.screen.view(who, lines, width)
+        if not fits(rows(lines)):
+            lines = self.screen.fold_unchanged(who, lines)
+        return self.screen.view(who, lines, width, full=full)
 
     def _view_lines(self, who: int, width, compact: bool, mark: bool = True, others: str = "first"):
         m = self.session.state
@@ -263,10 +308,9 @@ class _Game:
     def _print_news(self, room, width=None) -> None:
         news = screen.fold_decisions(self.news, width)
         self.news = []
-        wrapped = [part for line in news for part in screen.wrap(line, width)]
-        for line in screen.fit_news(wrapped, room):
+        for line, pinned in screen.fit_news(news, room, width):
             decision = line.startswith(screen.DECISION) or line.startswith("…")
-            terminal.echo(line, NEWS_DECISION if decision else None)
+            terminal.echo(line, CHANGED if pinned else NEWS_DECISION if decision else None)
 
     @staticmethod
     def _print_options(lines) -> None:
@@ -279,11 +323,13 @@ class _Game:
         word = word.lower()
         width, _height = self._size()
         if word in ("help", "?", "h"):
-            print(HELP)
+            for line in HELP:
+                for part in screen.wrap_help(line, width or HELP_WIDTH):
+                    print(part)
         elif word in ("view", "show", "look"):
             for line, _ in self._view_lines(self.seat_now, width, compact=False, mark=False):
                 print(line)
-            self._print_options(screen.option_lines([o.label for o in self.session.legal()], width))
+            self._print_options(self._option_lines(self.session.legal(), self.seat_now, width))
         elif word == "rules":
             asked = rest.strip()
             program = self.session.program
@@ -303,7 +349,8 @@ class _Game:
             if len(self.log) > len(shown):
                 print(f"(the last {len(shown)} of {len(self.log)} lines)")
             for line in shown:
-                print(line)
+                for part in screen.wrap(line, width):
+                    print(part)
         elif word == "undo":
             self._undo()
         elif word == "save":
@@ -340,7 +387,7 @@ class _Game:
         if len(before.chance) != len(s.chance):
             print("cannot undo: chance has spoken since that decision (a shuffle or a draw)")
             return
-        if _seen_cards(s.state, seat) - _seen_cards(before.state, seat):
+        if ahead.seen_cards(s.state, seat) - ahead.seen_cards(before.state, seat):
             print(f"cannot undo: since that decision {s.state.names[seat]} has seen cards that were hidden")
             return
         taken = len(s.history) - k
@@ -374,7 +421,3 @@ class _Game:
             if self.args.save:
                 print(SAVE_HOLDS)
 
-
-def _seen_cards(m, seat: int) -> set[int]:
-    """The cards `seat` may see where they lie now."""
-    return {c for inst, cards in enumerate(m.zones) if views.can_see(m, inst, seat) for c in cards}

@@ -11,39 +11,42 @@ and the events as told to that seat.
 """
 from __future__ import annotations
 
+import re
 import textwrap
 
 CHANGED = "» "
 SAME = "  "
 DECISION = "  "                   # the indent that marks a decision line in the news (plaintext.Account)
+OWN = "your "                     # how plaintext.view_lines starts a line of the viewer's own cards
+TAKEN_FOR_YOU = "  (your only option, taken for you)"     # ends the news line of a decision taken for the person
+TAKEN_NOTE = "taken for you:"                              # ... and names it in a note of lines left out
 
 
-def fold_decisions(lines: list[tuple[str, str]], width: int | None) -> list[str]:
-    """The news, (kind, line) pairs, as lines: runs of decisions ("  Player 2: let it pass") joined
-    by " · " into as few lines as fit."""
-    out: list[str] = []
-    run: list[str] = []
+def fold_decisions(lines: list[tuple], width: int | None) -> list[tuple[str, bool]]:
+    """The news, (kind, line, pinned) triples, as (line, pinned) pairs: runs of decisions ("  Player 2: let
+    it pass") joined by " · " into as few lines as fit (a line pinned if one of its decisions is)."""
+    out: list[tuple[str, bool]] = []
+    run: list[tuple[str, bool]] = []
 
     def close():
-        if not run:
-            return
         if width is None:
-            out.extend(DECISION + r for r in run)
-        else:
-            line = ""
-            for item in run:
+            out.extend((DECISION + item, pinned) for item, pinned in run)
+        elif run:
+            line, line_pinned = "", False
+            for item, pinned in run:
                 if line and len(DECISION) + len(line) + 3 + len(item) > width:
-                    out.append(DECISION + line)
-                    line = ""
+                    out.append((DECISION + line, line_pinned))
+                    line, line_pinned = "", False
                 line = f"{line} · {item}" if line else item
-            out.append(DECISION + line)
+                line_pinned = line_pinned or pinned
+            out.append((DECISION + line, line_pinned))
         run.clear()
-    for kind, line in lines:
+    for kind, line, pinned in lines:
         if kind == "decision":
-            run.append(line[len(DECISION):])
+            run.append((line[len(DECISION):], pinned))
         else:
             close()
-            out.append(line)
+            out.append((line, pinned))
     close()
     return out
 
@@ -55,6 +58,15 @@ def wrap(line: str, width: int | None, indent: str = "") -> list[str]:
     lead = len(line) - len(line.lstrip(" "))
     return textwrap.wrap(line, width=width, initial_indent=indent, subsequent_indent=indent + " " * (lead + 4),
                          break_on_hyphens=False, drop_whitespace=True) or [indent]
+
+
+def wrap_help(line: str, width: int | None) -> list[str]:
+    """A line of a command list ("  save FILE   save the game …") wrapped under its description."""
+    found = re.match(r"( +\S+(?: [A-Z]+)? {2,})\S", line)
+    if width is None or len(line) <= width:
+        return [line]
+    return textwrap.wrap(line, width=width, subsequent_indent=" " * len(found.group(1)) if found else "",
+                         break_on_hyphens=False)
 
 
 def shared_start(labels: list[str]) -> str:
@@ -71,10 +83,11 @@ def shared_start(labels: list[str]) -> str:
 
 
 def option_lines(labels: list[str], width: int | None) -> list[str]:
-    """The numbered options: one a line, or in columns (read down) when they fit side by side. At a
-    terminal, words most labels start with are written once above them ("shed action: fill …")."""
+    """The numbered options: one a line (wrapped to the width), or in columns (read down) when they fit
+    side by side. At a terminal, words most labels start with are written once above them ("shed action:
+    fill …")."""
     if width is None or len(labels) < 6:
-        return [f"  {i:2d}. {label}" for i, label in enumerate(labels, 1)]
+        return [part for i, label in enumerate(labels, 1) for part in wrap(f"  {i:2d}. {label}", width)]
     start = shared_start(labels)
     heading = [f"  {start}…"] if start else []
     cells = [f"{i:2d}. " + (f"…{label[len(start):]}" if start and label.startswith(start) else label)
@@ -86,7 +99,7 @@ def option_lines(labels: list[str], width: int | None) -> list[str]:
         if sum(widths) <= width:
             return heading + ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
                               for r in range(rows)]
-    return heading + [f"  {c}" for c in cells]
+    return heading + [part for c in cells for part in wrap(f"  {c}", width)]
 
 
 class Screen:
@@ -105,31 +118,85 @@ class Screen:
     @staticmethod
     def fold_unchanging(lines: list[str], unchanging: set) -> list[str]:
         """The lines without those that never changed (a legend, a printed board), said in one line."""
-        kept = [line for line in lines if line not in unchanging]
-        gone = len(lines) - len(kept)
-        if gone < 2:
-            return lines
-        first = next(i for i, line in enumerate(lines) if line in unchanging)
-        note = f"({gone} lines that have not changed since your first decision: 'view')"
-        return [line for line in lines[:first] if line not in unchanging] + [note] + \
-            [line for line in lines[first:] if line not in unchanging]
+        return _fold(lines, unchanging, "lines that have not changed since your first decision: 'view'")
 
-    def view(self, seat, lines: list[str], width: int | None, mark: bool = True) -> list[tuple[str, bool]]:
-        """The view's lines, each with whether it changed since this seat's last screen (then marked)."""
+    def fold_unchanged(self, seat, lines: list[str]) -> list[str]:
+        """The lines without those as they were at the seat's last screen (its own cards stay, as
+        `plaintext.view_lines` words them: "your hand: …"): a long sheet shows only what changed."""
+        before = set(self.last_seen.get(seat) or ())
+        same = {line for line in lines if line in before and not line.startswith(OWN)}
+        return _fold(lines, same, "lines as at your last decision: 'view' shows them")
+
+    def view(self, seat, lines: list[str], width: int | None, mark: bool = True,
+             full: list[str] | None = None) -> list[tuple[str, bool]]:
+        """The view's lines, each with whether it changed since this seat's last screen (then marked).
+        `full`: the whole view the lines were cut from: a line is compared with the last whole view, so a
+        line shown again after it was folded is not marked unless it changed, nor is a note of folding."""
         before = self.last_seen.get(seat)
-        self.last_seen[seat] = list(lines)
+        self.last_seen[seat] = list(lines if full is None else full)
+        whole = None if full is None else set(full)
         out = []
         for line in lines:
-            changed = mark and before is not None and line not in before
+            changed = mark and before is not None and line not in before and (whole is None or line in whole)
             for k, part in enumerate(wrap(line, width, CHANGED if changed else SAME)):
                 out.append((part if k == 0 or not changed else SAME + part[len(SAME):], changed))
         return out
 
 
-def fit_news(news: list[str], room: int | None) -> list[str]:
-    """The news, cut to its latest `room` lines (with a note saying how many are left out)."""
-    if room is None or len(news) <= room:
-        return news
-    keep = max(0, room - 1)
-    left = len(news) - keep
-    return [f"… {left} earlier line{'s' if left != 1 else ''}: type 'log' to read them"] + (news[-keep:] if keep else [])
+def _fold(lines: list[str], folded: set, what: str) -> list[str]:
+    """The lines without those in `folded`, said in one note where the first of them stood."""
+    gone = sum(line in folded for line in lines)
+    if gone < 2:
+        return lines
+    first = next(i for i, line in enumerate(lines) if line in folded)
+    return [line for line in lines[:first] if line not in folded] + [f"({gone} {what})"] + \
+        [line for line in lines[first:] if line not in folded]
+
+
+def fit_news(news: list[tuple[str, bool]], room: int | None, width: int | None = None) -> list[tuple[str, bool]]:
+    """The news, (line, pinned) pairs, wrapped to `width` and cut to fit `room` rows: its latest lines (at
+    least a third of the room), and before them the pinned ones (what was decided for the person and
+    what came of it: the latest of them when not all fit), each run of lines left out said in a note,
+    which names the decisions taken for the person among them."""
+    def rows(lines):
+        return [(part, pinned) for line, pinned in lines for part in wrap(line, width)]
+    if room is None or len(rows(news)) <= room:
+        return rows(news)
+    room = max(1, room)
+    latest = min(len(news), max(1, room // 3))
+    pinned = [k for k, (_line, is_pinned) in enumerate(news) if is_pinned]
+    shown = []
+    for dropped in range(len(pinned) + 1):
+        for start in range(max(0, len(news) - room), len(news) - latest + 1):
+            shown = rows(_with_notes(news, [k for k in pinned[dropped:] if k < start] + list(range(start, len(news)))))
+            if len(shown) <= room:
+                return shown
+    return shown[-room:]
+
+
+def _with_notes(news, kept: list[int]) -> list[tuple[str, bool]]:
+    """The kept lines of the news, each run of lines left out replaced by a note of how many."""
+    out, last = [], -1
+    for k in kept + [len(news)]:
+        left = k - last - 1
+        if left:
+            which = "more" if out else "earlier"
+            taken = _taken([line for line, _ in news[last + 1:k]])
+            out.append((f"… {left} {which} line{'s' if left != 1 else ''}{taken}: type 'log' to read them",
+                        bool(taken)))
+        if k < len(news):
+            out.append(news[k])
+        last = k
+    return out
+
+
+def _taken(lines: list[str]) -> str:
+    """The decisions taken for the person in these lines of news, counted: " (taken for you: let it pass ×2)"."""
+    counts: dict = {}
+    for line in lines:
+        for item in line.strip().split(" · "):
+            if item.endswith(TAKEN_FOR_YOU):
+                label = item[:-len(TAKEN_FOR_YOU)].partition(": ")[2]
+                counts[label] = counts.get(label, 0) + 1
+    said = ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in counts.items())
+    return f" ({TAKEN_NOTE} {said})" if said else ""

@@ -34,8 +34,7 @@ def cmd_test(args) -> int:
     if args.explore < 0:
         raise UserError("--explore takes a number of games, 0 or more")
     if args.players is not None and not program.min_players <= args.players <= program.max_players:
-        lo, hi = program.min_players, program.max_players
-        raise UserError(f"{program.title} is for {lo} to {hi} players, not {args.players}")
+        raise UserError(f"{program.title} is for {common.seats_text(program)}, not {args.players}")
     fixed = Session.parse_options(program, args.set)
     out_dir = Path(args.out or DEFAULT_OUT)
     if out_dir.exists() and not out_dir.is_dir():

@@ -29,15 +29,15 @@ options to those of every pair tested, decision by decision.
 """
 from __future__ import annotations
 
-from .. import records
-from ..check import ir
-from ..check import types as T
+from .. import slotclasses
+from ..ir import nodes as ir
+from ..ir import types as T
 from .invariants import safe
 
 _UNFOLD_DEPTH = 4       # defs looked into inside one another at most
 
 
-@records.frozen
+@slotclasses.frozen
 class Plan:
     """How a pair choice's options are found: the conjuncts that test the first part alone (`first`),
     the set the second part is taken from (`members`, an expression of the first part, or None: the
@@ -137,7 +137,7 @@ def _substituted(node, args):
         return tuple(_substituted(n, args) for n in node)
     if t is ir.Local:
         return args[node.slot]
-    if not records.has(t):
+    if not slotclasses.has(t):
         return node
     changes = {}
     for name in ir._child_fields(t):
@@ -145,7 +145,7 @@ def _substituted(node, args):
         new = _substituted(value, args)
         if new is not value:
             changes[name] = new
-    return records.evolve(node, **changes) if changes else node
+    return slotclasses.evolve(node, **changes) if changes else node
 
 
 def _reads(e, pair: int, which: int) -> bool:

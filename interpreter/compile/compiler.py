@@ -19,6 +19,7 @@ from .layout import ConstantState, Layout, NeedsGame, default_of, domain_of
 from .options import DEFAULT, CompileOptions
 from .program import AnytimeInfo, Code, OptionInfo, Outcome, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
+from . import scoreparts
 from .statements import analyse_waiting
 
 
@@ -70,7 +71,7 @@ class Compiler:
                                      v.seen, domain_of(vtype, len(prog.teams)), vtype,
                                      layout.value_base[v.slot], v.slot in prog.shown_vars))
         codes, entries, choices, action_count, anytimes = self.rules()
-        return Program(
+        program = Program(
             title=prog.title, min_players=prog.min_players, max_players=prog.max_players, teams=prog.teams,
             options=options, card_names=layout.card_names, card_types=tuple(layout.card_types),
             cards_by_type=layout.cards_by_type, zones=zones, zone_instance_names=inst_names,
@@ -84,6 +85,8 @@ class Compiler:
             limit=prog.limit, outcome=self.outcome(), anytimes=anytimes, later=self.later(),
             lines=self.ns.lines, tracks_came_from=prog.tracks_came_from, changes_seen=prog.changes_seen,
             where_size=len(layout.card_names) * (2 if prog.tracks_came_from else 1))
+        program.score_parts = scoreparts.score_parts(self)     # last: the names generated before stay as they were
+        return program
 
     def outcome(self):
         if self.prog.outcome is None:

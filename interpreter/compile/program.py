@@ -101,6 +101,7 @@ class ChoiceInfo:
     else_pc: int = 0           # ... once the pass option is taken
     body: object = None        # function (state, frame, chosen value) -> waiting?, running the option's block
                                # straight from the decision (compile.rules); None: the rule resumes at body_pc
+    prompt: object = None      # function (state, frame) -> the question asked (`prompt "…"`), or None
 
 
 @slotclasses.define(eq=False)
@@ -159,6 +160,18 @@ class Outcome:
 
 
 @slotclasses.define(eq=False)
+class ScorePart:
+    """A part of the score (compile.scoreparts): a term of a sum, or the elements a `sum(… for x in L)` adds."""
+
+    name: str | None           # the term's name (its def's), or None: its text as written (at `span`)
+    span: object
+    sign: int                  # 1, or -1 for a term taken away
+    value: object              # function (state, player) -> the term's value, or the elements added
+    each: object = None        # for elements: function (state, player, element) -> what it adds
+    shown: object = None       # for elements: function (state, element) -> its text
+
+
+@slotclasses.define(eq=False)
 class Program:
     title: str
     min_players: int
@@ -187,6 +200,7 @@ class Program:
     scenarios_: list = slotclasses.Factory(list)   # Scenario, run by engine.scenarios (read `scenarios`)
     limit: int | None = None   # `limit decisions N`
     heuristic: object = None   # function (state, player) -> int: how agents value an unfinished game, or None
+    score_parts: tuple = ()    # ScorePart: what the score is made of (compile.scoreparts), for the final screen
     anytimes: dict = slotclasses.Factory(dict)     # option id -> AnytimeInfo
     table_sheet_: list = slotclasses.Factory(list)  # functions (state) -> a line as segments, from `sheet:` (read `table_sheet`)
     player_sheet_: list = slotclasses.Factory(list)  # functions (state, player) -> segments, from `sheet p:` (read `player_sheet`)

@@ -534,7 +534,7 @@ class RuleGen(StatementGen):
         elem = s.elem
         size, position, values = self.layout.universe(elem, s.domain)
         fmt = self.layout.formatter(elem)
-        shown = reads([s.label, s.pass_label, s.chooser]) & self.kept
+        shown = reads([s.label, s.pass_label, s.chooser, s.prompt]) & self.kept
         load = [(1, f"v{k} = fr[{self.at[k]}]", s.span) for k in sorted(shown)]
         if s.label is not None:
             lname = self.ns.fresh("L")
@@ -552,13 +552,18 @@ class RuleGen(StatementGen):
         else:
             def pass_label(m, fr):
                 return "pass"
+        prompt = None
+        if s.prompt is not None:
+            qname = self.ns.fresh("Q")
+            prompt = self.ns.define(qname, f"def {qname}(m, fr):", load + [(1, f"return {x.src(s.prompt)}", s.span)],
+                                    self.rule.label, s.span)
         shown_label = self.shown(s, load, elem, fmt)
         index, offset = self.numbers[id(self.origin.get(id(s), s))]
         written_in = self.inline_chain.get(id(s.span))
         # the rule it stands in, by name (an `original(...)`'s key is `pick@original1`: its name is `pick`)
         rule_name = (written_in[-1][1] if written_in else self.rule.key).split("@")[0]
         info = ChoiceInfo(index, rule_name, s.span, s.may, offset, size, position,
-                          values, self.at[s.slot], label, pass_label, shown_label, s.secret)
+                          values, self.at[s.slot], label, pass_label, shown_label, s.secret, prompt=prompt)
         self.action_count += size + (1 if s.may else 0)
         self.choices.append(info)
         self.chosen[info.index] = s.slot

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 FENCE = "```"
 
@@ -49,15 +50,24 @@ def html_page(blocks: list[tuple]) -> str:
             out.append(f"<h{block[1]}>{html.escape(block[2])}</h{block[1]}>")
         elif kind == "p":
             if block[1]:
-                out.append("<p>" + html.escape(block[1]).replace("\n", "<br>\n") + "</p>")
+                out.append("<p>" + _inline_code(html.escape(block[1])).replace("\n", "<br>\n") + "</p>")
         elif kind == "pre":
-            out.append(f"<pre>{html.escape(block[1])}</pre>")
+            out.append(f"<pre>{_inline_code(html.escape(block[1]))}</pre>")
         elif kind == "code":
             out.append(highlight(block[1], lexer, formatter).strip())
         elif kind == "table":
             out.append("<table>")
             out.append("<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in block[1]) + "</tr>")
-            out.extend("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in block[2])
+            out.extend("<tr>" + "".join(f"<td>{_inline_code(html.escape(str(c)))}</td>" for c in row) + "</tr>"
+                       for row in block[2])
             out.append("</table>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def _inline_code(escaped: str) -> str:
+    """Escaped text with its Markdown `code` spans (the rule files' comments use them) as <code>."""
+    return _CODE.sub(r"<code>\1</code>", escaped)

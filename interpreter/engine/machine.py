@@ -234,6 +234,19 @@ def legal_options(m: State) -> list[Option]:
     return [Option(i, label(m, i)) for i in m.pending[2]]
 
 
+def prompt(m: State) -> str | None:
+    """The question of the pending decision (its `prompt "…"`), for its chooser; None without one."""
+    if m.pending is None:
+        return None
+    info = m.program.choices[m.pending[0]]
+    if info.prompt is None:
+        return None
+    try:
+        return info.prompt(m, m.stack[-1])
+    except RuleFailure as e:
+        raise RulesRuntimeError(f"the prompt of a choice: {e}", info.span, [(info.rule, str(info.span))]) from None
+
+
 def label(m: State, action_id: int) -> str:
     """The readable label of an option of the pending decision (a label that fails is a rules error)."""
     info = m.program.choices[m.pending[0]]

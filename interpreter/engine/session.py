@@ -209,6 +209,10 @@ class Session(Table):
         """The label of a legal option; an id that is not legal now is shown as itself."""
         return machine.label(self.state, option_id) if option_id in self.legal_ids() else str(option_id)
 
+    def prompt(self) -> str | None:
+        """The pending decision's question (`prompt "…"`), as its chooser is asked it; None without one."""
+        return machine.prompt(self.state)
+
     def take(self, option_id: int) -> None:
         """Apply a decision; an illegal one raises IllegalDecision and changes nothing."""
         m = self.state

@@ -478,6 +478,7 @@ class Choose:
     body: tuple
     otherwise: tuple | None
     secret: bool = False    # `secretly`: the other seats are told only that a choice was made
+    prompt: object = None   # `prompt "…"`: the question asked (Text, without the chosen value), or None
 
 
 # ------------------------------------------------------------------ declarations

@@ -392,6 +392,7 @@ class Choose:
     secret: bool | None = None     # `p secretly chooses …`: the others are told only that p chose
     var2: str | None = None        # `…, c in Cell`: a pair choice, over every (var, var2)
     domain2: object = None
+    prompt: Template | None = None  # `prompt "Answer the spell?"`: the question, shown to the chooser above the options
 
 
 @node

@@ -535,7 +535,10 @@ class _ToAst(Transformer):
         return (c[0], True)
 
     def choose_stmt(self, meta, c):
-        chooser, may, secretly, _kw, some, var, _in, domain, paired, where, how_many, label, body, otherwise = c
+        chooser, may, secretly, _kw, some, var, _in, domain, paired, where, how_many, prompt, label, body, otherwise = c
+        if some is not None and prompt is not None:
+            raise _ParseFailure(Diagnostic(prompt.span, "`prompt` asks one decision: `chooses some` asks several",
+                                           "write the question in the options' labels"))
         if paired is not None and some is not None:
             raise _ParseFailure(Diagnostic(paired[1].span, "`chooses some` picks single options, not pairs"))
         label_t, pass_t = label if label else (None, None)
@@ -563,7 +566,10 @@ class _ToAst(Transformer):
                                            "write `may choose` to let the player decline"))
         return ast.Choose(self.span(meta), chooser, may is not None, str(var), domain, where, label_t, pass_t, body,
                           otherwise[1] if otherwise else None, True if secretly is not None else None,
-                          paired[0] if paired else None, paired[1] if paired else None)
+                          paired[0] if paired else None, paired[1] if paired else None, prompt)
+
+    def prompt(self, meta, c):
+        return self.template(c[0])
 
     def paired(self, meta, c):
         return (str(c[0]), c[2])

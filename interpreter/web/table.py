@@ -93,8 +93,10 @@ class WebTable:
                 "to_decide": None if s.over or self.stopped else m.names[s.to_move],
                 "your_turn": turn,
                 "options": [o.label for o in s.legal()] if turn else [],
+                "prompt": s.prompt() if turn else None,
                 "over": s.over,
                 "result": plaintext.result_lines(s) if s.over else [],
+                "score_parts": plaintext.score_parts_lines(s) if s.over else [],
                 "stopped": self.stopped,
             }
             return out

@@ -609,3 +609,13 @@ def E21(m, v0):
 # rules tiebreak: E23 fast
 def E23(m, v0):
     return len(m.zones[(9 + v0)])
+
+
+# rules a part of the score: E24 fast
+def E24(m, v0, v1):
+    return K13[v1]
+
+
+# rules the parts of the score: E25 fast
+def E25(m, v0):
+    return tuple([v1 for v1 in rt_spend(m, m.zones[(9 + v0)])])

@@ -398,3 +398,13 @@ def E21(m, v0):
 # rules tiebreak: E23
 def E23(m, v0):
     return len(m.zones[(9 + v0)])
+
+
+# rules a part of the score: E24
+def E24(m, v0, v1):
+    return K13[v1]
+
+
+# rules the parts of the score: E25
+def E25(m, v0):
+    return tuple([v1 for v1 in rt_spend(m, m.zones[(9 + v0)])])

@@ -49,6 +49,8 @@ function render(p) {
   $("status").textContent = status;
   $("status").className = p.your_turn ? "turn" : "";
   $("decision").hidden = !p.your_turn;
+  $("prompt").textContent = p.prompt || "";
+  $("prompt").hidden = !p.prompt;
   const hadFocus = $("options").contains(document.activeElement);
   fill($("options"), p.options, (label, i) => {
     const b = document.createElement("button");
@@ -66,7 +68,7 @@ function render(p) {
     if (first) first.focus({preventScroll: true});
   }
   $("result-box").hidden = !p.over;
-  $("result").textContent = p.result.join("\n");
+  $("result").textContent = p.result.concat(p.score_parts || []).join("\n");
 }
 
 async function decide(i) {

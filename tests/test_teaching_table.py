@@ -1,0 +1,162 @@
+"""Issue 29: a table that teaches the game, checked as a person at a 100 × 30 terminal sees it.
+
+The play loop is run with its terminal size fixed at 100 columns and 30 rows (`_Game._size`), a person
+answering 1 at every decision of their seat, through whole games of every bundled game. Every
+screen (what is printed between two prompts, and after the last) fits 30 rows of 100 columns, and
+every decision taken for the person (their only option) is said on the screen that follows it.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulecraft.check.places import bundled_dir, display_path
+from rulecraft.cli import play as play_module
+from rulecraft.cli import screen
+from rulecraft.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+COLUMNS, ROWS = 100, 30
+MARK = "@@ the prompt @@"
+
+
+def whole_game(capsys, monkeypatch, *argv, answers=(), size=(COLUMNS, ROWS)):
+    """Play a whole game at a terminal of `size`; the screens (lines between prompts) and, for each,
+    how many decisions were taken for the person before it."""
+    taken: list[int] = [0]
+    answers = list(answers)
+
+    def keyboard(prompt=""):
+        print(MARK)
+        taken.append(0)
+        return answers.pop(0) if answers else "1"
+    forced = play_module._Game._forced
+
+    def counted(self, options):
+        said = forced(self, options)
+        if said and options:
+            taken[-1] += 1
+        return said
+    monkeypatch.setattr("builtins.input", keyboard)
+    monkeypatch.setattr(play_module._Game, "_size", lambda self: size)
+    monkeypatch.setattr(play_module._Game, "_forced", counted)
+    code = main(["play", *argv])
+    out, err = capsys.readouterr()
+    assert code == 0 and "Traceback" not in out + err, err
+    return [part.strip("\n").split("\n") for part in out.split(MARK + "\n")], taken
+
+
+def said_taken(shown: str) -> int:
+    """How many decisions taken for the person the screen says: on their own lines, or named in a note."""
+    count = shown.count(screen.TAKEN_FOR_YOU)
+    for note in re.findall(re.escape(screen.TAKEN_NOTE) + r" (.*?)\): type 'log'", shown.replace("\n", " ")):
+        count += sum(int(x.group(1) or 1) for x in re.finditer(r"[^,]+?(?: ×(\d+))?(?:,|$)", note))
+    return count
+
+
+GAMES = [("blackmore", "--players", "3", "--seed", "5"), ("weird-sisters", "--seat", "2", "--seed", "4"),
+         ("three-sisters-solo", "--seed", "3"), ("three-sisters", "--players", "3", "--seed", "2"),
+         ("three-sisters-weather", "--players", "2", "--seed", "6"), ("three-sisters-solo-weather", "--seed", "1")]
+
+
+@pytest.mark.parametrize("argv", GAMES, ids=lambda a: a[0])
+def test_whole_games_at_100_by_30_show_everything_decided_for_the_person(capsys, monkeypatch, argv):
+    screens, taken = whole_game(capsys, monkeypatch, *argv)
+    assert len(screens) > 5
+    for k, lines in enumerate(screens):
+        shown = "\n".join(lines)
+        assert max(map(len, lines)) <= COLUMNS, shown
+        if 0 < k < len(screens) - 1:            # the first holds the opening, the last the result
+            assert len(lines) <= ROWS, shown
+        assert said_taken(shown) == taken[k], (k, taken[k], shown)
+    assert "Final scores" in "\n".join(screens[-1])
+
+
+def test_help_is_wrapped_to_the_terminal(capsys, monkeypatch):
+    screens, _ = whole_game(capsys, monkeypatch, "blackmore", "--players", "2", "--seed", "1",
+                            answers=["help", "quit"], size=(60, 30))
+    helped = screens[1]
+    assert max(map(len, helped)) <= 60 and "  save FILE   save the game to FILE (resume with: rulecraft" in helped
+    assert "              play --load FILE); a save is the whole game:" in helped      # under its description
+
+
+def test_a_wrong_player_count_is_said_once():
+    result = subprocess.run([sys.executable, "-m", "rulecraft", "test", "weird-sisters", "--players", "3"],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 1 and "Weird Sisters is for 6 players, not 3" in result.stderr
+
+
+def test_a_bundled_game_is_shown_by_its_bundled_name(monkeypatch):
+    """Not by the folder it is installed in, even when that lies under the current one (a virtualenv)."""
+    games = bundled_dir("rulecraft.games")
+    monkeypatch.chdir(games.parent.parent)
+    assert display_path(games / "blackmore.rules") == "games/blackmore.rules"
+    assert display_path(ROOT / "examples" / "nim.rules") == str((ROOT / "examples" / "nim.rules").relative_to(
+        Path.cwd().resolve())) if (ROOT / "examples").resolve().is_relative_to(Path.cwd().resolve()) else True
+
+
+@pytest.mark.parametrize("game", ["blackmore", "weird-sisters", "three-sisters", "three-sisters-solo"])
+def test_a_document_in_html_shows_code_not_backticks(game, tmp_path):
+    out = tmp_path / f"{game}.html"
+    result = subprocess.run([sys.executable, "-m", "rulecraft", "doc", game, "--out", str(out)],
+                            capture_output=True, text=True, cwd=tmp_path, env={**os.environ})
+    page = out.read_text(encoding="utf-8")
+    assert result.returncode == 0 and "`" not in page and "<code>" in page
+
+
+def test_help_lines_wrap_under_their_description():
+    line = "  undo        take back the last decision made at this keyboard (and the agents' after it)"
+    assert screen.wrap_help(line, 50) == ["  undo        take back the last decision made at",
+                                          "              this keyboard (and the agents' after",
+                                          "              it)"]
+
+
+@pytest.mark.parametrize("game", ["blackmore", "weird-sisters", "three-sisters", "three-sisters-solo",
+                                  "three-sisters-weather", "three-sisters-solo-weather"])
+def test_rules_section_prints_each_section_of_every_bundled_game(capsys, monkeypatch, game):
+    """Issue 29, point 2: `rules SECTION` (the start of its name, any case) prints the section as written."""
+    from rulecraft.cli import rulesummary
+    from rulecraft.loader import load
+    sources = load(game).sources
+    heads = [h for text in sources.values() for h in rulesummary.headings(text)]
+    assert heads, f"{game} has no section headings"
+    asked = [f"rules {h[:5].lower()}" for h in heads]
+    screens, _ = whole_game(capsys, monkeypatch, game, "--seed", "1", answers=["rules", *asked, "quit"])
+    listed = " ".join(" ".join(screens[1]).split())                 # wrapped to the width: words rejoined
+    assert all(" ".join(h.split()) in listed for h in heads)          # `rules` lists the sections
+    for k, head in enumerate(heads, 2):
+        shown = "\n".join(screens[k])
+        first = next(h for h in heads if h.lower().startswith(head[:5].lower()))
+        at = re.search(r"^#\s*[-=]{3,}\s*(.*)", shown, re.M)          # the heading as written (wrapped)
+        assert at and " ".join(shown[at.start(1):].split()).startswith(" ".join(first.split())), (head, shown[:300])
+        assert len(shown.splitlines()) > 1
+
+
+def test_a_score_breakdown_wraps_between_its_parts():
+    import random
+    from rulecraft.cli import plaintext
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load
+    session = Session.start(load("blackmore"), "blackmore", 3, seed=1)
+    rng = random.Random(1)
+    while not session.over:
+        options = session.legal()
+        session.take(options[rng.randrange(len(options))].id)
+    lines = plaintext.score_parts_lines(session, 60)
+    assert lines[0] == "What the scores are made of:" and max(map(len, lines)) <= 60
+    for line in lines[1:]:
+        assert re.fullmatch(r"(  Player \d +\d+ = | +\+ )(nothing|\w+ \d( \+ \w+ \d)*)", line), line
+    assert sum(line.startswith(" " * 19 + "+ ") for line in lines) > 3
+
+
+def test_weird_sisters_asks_with_the_spells_in_hand_their_cost_and_effect(capsys, monkeypatch):
+    """Issue 29, points 3 and 4: what a witch holds is said where she decides (the prompt is hers alone)."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "11")
+    shown = " ".join(" ".join(" ".join(lines).split()) for lines in screens)
+    assert re.search(r"First Witch of Cavern's actions\. Your spells: [^:]+: .+?; the teammates pay an? ", shown)
+    assert re.search(r"(casts a spell|takes a pile|adds ingredients|stirs the cauldron): answer with a spell\?", shown)
