@@ -60,3 +60,10 @@ def test_a_zone_counted_through_a_def_is_public_but_a_filtered_count_is_not():
     own = match.view(1)["sheet"]["players"]["Player 1"]
     assert others == ["2 via def; 2 direct; (hidden) spades"]     # was "(hidden) via def; …; 1 spades"
     assert own == ["2 via def; 2 direct; 1 spades"]
+
+
+def test_a_long_enum_goes_on_after_its_first_line(tmp_path):
+    game = load(tmp_path, 'game "E"\nplayers 2\nenum Act: Play "play", Discard,\n    Clue, Pass\n'
+                          'enum Other: Up, Down\nrule play:\n    say "{[a for a in Act]} then {[o for o in Other]}"\n')
+    match = game.new(seed=1)
+    assert match.over and match.told(1)[-1] == "play, Discard, Clue, Pass then Up, Down"
