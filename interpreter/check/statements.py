@@ -50,8 +50,8 @@ class Statements(CheckerBase):
             if d.init is not None:
                 self.scope = Scope(d)
                 self.in_rule = False
-                typ = self.expr(d.init)
                 want = sym.type.value if isinstance(sym.type, T.TableT) else sym.type
+                typ = self.expecting(d.init, want)
                 self.expect(d.init, typ, want, f"the starting value of '{d.name}'")
                 self.slots[id(d)] = self.scope.count
         for sym in list(self.defs.values()):       # (a use of a generic def or rule adds its copy)
@@ -121,7 +121,7 @@ class Statements(CheckerBase):
         self.depth = 0
         for (name, typ), p in zip(sym.params, d.params):
             self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
-        typ = self.expr(d.body)
+        typ = self.expr(d.body) if sym.ret is None else self.expecting(d.body, sym.ret)
         if sym.ret is not None:
             self.expect(d.body, typ, sym.ret, f"the value of '{d.name}'")
         else:
@@ -237,12 +237,16 @@ class Statements(CheckerBase):
         self.slots[id(s)] = self.scope.declare(s.name, typ, s.span).slot
 
     def stmt_Assign(self, s: ast.Assign):
-        vtyp = self.expr(s.value)
+        # `suit = Spades`, a value several enums share: the place assigned says which (checked after it)
+        shared = s.op == "=" and isinstance(s.value, ast.Name) and len(self.enum_values.get(s.value.id, ())) > 1
+        vtyp = None if shared else self.expr(s.value)
         key = narrow_key(s.target)
         was = key in self.narrowed
         if was and s.op == "=":
             self.narrowed.discard(key)       # the place itself may hold none: type it as declared
         ttyp = self.assign_target(s.target)
+        if shared:
+            vtyp = self.expecting(s.value, ttyp)
         if was and s.op != "=" and isinstance(ttyp, T.OptionalT):
             ttyp = ttyp.inner                # `x += 1` where `x != none` holds
         if s.op != "=":
