@@ -628,3 +628,84 @@ heuristic p: Player = p.n
     assert [type(d.var_type).__name__ for d in decls if isinstance(d, ast.ScoreDecl)] == ["NamedType"] * 3
     assert [d.player_type.name for d in decls if isinstance(d, ast.SheetDecl)] == ["Player"]
     assert shape(parse_module(untyped, "t.rules")) != shape(parse_module(typed, "t.rules"))
+
+
+VALUES = '''game "Challenges"
+players 2
+card Chip(n: 1..6) named "chip {n}"
+cards chips = [Chip(n) for n in 1..6]
+zone deck of Chip
+zone hand of Chip per player, seen by owner
+var wins: Int per player
+var asked: Int
+
+rule settle(p: Player, q: Player): Bool:
+    asked += 1
+    q may choose c in q.hand as "{q} answers with {c}" or "{q} concedes":
+        return c.n < top(p.hand).n
+    else:
+        return true
+
+rule twice(p: Player, q: Player): Bool:
+    if settle(p, q):
+        return settle(p, q)
+    return false
+
+rule bigger(a: Int, b: Int): Int:
+    if a > b:
+        return a
+    return b
+
+rule play:
+    move chips to deck
+    for p in players:
+        move top(deck) to p.hand
+    let held = twice(player(1), player(2))
+    player(1).wins = bigger(2, 7)
+    if held:
+        player(1).wins += 10
+    player(2).wins = bigger(asked, 1)
+'''
+
+
+def test_a_rule_gives_a_value_through_its_decisions_and_a_save(rules_file):
+    """`return` from inside an option's block, a value rule calling another (`return settle(…)`, `if settle(…):`),
+    and one that never waits; a state copied and written to data mid-rule resumes with the same values."""
+    from rulecraft.engine import records
+    from rulecraft.engine.session import Session
+    program = load_file(rules_file(VALUES))
+    s = Session.start(program, "values.rules", 2, seed=1)       # deck from chip 6 down: player 1 holds chip 6
+    assert [o.label for o in s.legal()] == ["Player 2 answers with chip 5", "Player 2 concedes"]
+    s.take_label("Player 2 answers with chip 5")                 # 5 < 6: player 1 holds, and is asked again
+    from rulecraft.engine.views import view
+    assert set(view(s.state, 0)["vars"]) == {"wins", "asked"}    # the values on their way are no part of the table
+    data = records.state_to_data(s.state)
+    again = records.state_from_data(program, data, 2, s.state.names)
+    for state in (s.state, again):
+        machine.decide(state, machine.option_labelled(state, "Player 2 concedes"))
+        assert state.result is not None
+        slot = next(v.slot for v in program.vars if v.name == "wins")
+        assert list(state.vars[slot]) == [17, 2]
+
+
+def test_a_rule_value_on_the_fast_path_matches_the_resumable_path(rules_file):
+    from rulecraft.engine.playout import playout, reference_playout
+    program = load_file(rules_file(VALUES))
+    for seed in range(4):
+        fast, slow = (machine.new_game(program, 2, None, seed) for _ in range(2))
+        picks = [0, 1, 0, 0, 1, 1, 0, 1][seed:]
+        seen_fast, seen_slow = [], []
+        playout(fast, lambda m, who, ids: seen_fast.append(ids) or ids[picks[len(seen_fast) - 1] % len(ids)])
+        reference_playout(slow, lambda m, who, ids: seen_slow.append(ids) or ids[picks[len(seen_slow) - 1] % len(ids)])
+        assert seen_fast == seen_slow and fast.result == slow.result and fast.same_as(slow, frames=False)
+
+
+def test_an_override_takes_the_value_of_the_rule_it_replaces(tmp_path):
+    (tmp_path / "base.rules").write_text('game "B"\nplayers 2\nvar got: Int\nrule v: Int:\n    return 1\n'
+                                         'rule play:\n    got = v()\n', encoding="utf-8")
+    (tmp_path / "more.rules").write_text('extends "base.rules"\noverride rule v: Int:\n    let o = original()\n'
+                                         '    return o + 5\n', encoding="utf-8")
+    program = load_file(tmp_path / "more.rules")
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    assert m.result is not None and m.vars[next(v.slot for v in program.vars if v.name == "got")] == 6

@@ -23,11 +23,12 @@ from .expressions import Expressions
 from .generics import Generics
 from .lower import lower
 from .matches import Matches
+from .returns import Returns
 from .shown import chance_in_shown_things, shows_on_secrets
 from .statements import Statements
 
 
-class Checker(Declarations, Statements, Expressions, Generics, Matches):
+class Checker(Declarations, Statements, Expressions, Generics, Matches, Returns):
     """The two passes over one game's declarations; its state is declared in base.CheckerBase."""
 
 

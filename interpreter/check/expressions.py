@@ -373,6 +373,8 @@ class Expressions(CheckerBase):
                 self.error(e.span, "new cards can only be made in a `cards` declaration",
                            f"declare them once: `cards name = [{e.func}(...), ...]`")
             return sym.type
+        if isinstance(sym, RuleSym) and sym.ret is not None:
+            return self.take_rule_value(e, sym)
         if isinstance(sym, RuleSym):
             self.error(e.span, f"'{e.func}' is a rule: call it as a statement on its own line")
             for a in e.args:

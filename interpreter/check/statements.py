@@ -136,13 +136,15 @@ class Statements(CheckerBase):
             return self.check_template(sym)
         # a copy of a generic rule is checked where it is first used, perhaps inside another body
         saved = (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved,
-                 getattr(self, "loop_depth", 0))
+                 getattr(self, "loop_depth", 0), self.current_rule)
         self.narrowed, self.narrow_saved, self.depth, self.loop_depth = set(), [], 0, 0
+        self.current_rule = sym
         try:
             self.check_rule_body(sym)
+            self.check_rule_returns(sym)
         finally:
             (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved,
-             self.loop_depth) = saved
+             self.loop_depth, self.current_rule) = saved
 
     def check_rule_body(self, sym: RuleSym):
         d = sym.decl
@@ -228,6 +230,7 @@ class Statements(CheckerBase):
         m(s)
 
     def stmt_Let(self, s: ast.Let):
+        self.allow_rule_value(s.value)
         typ = self.expr(s.value)
         if typ is T.VOID:
             self.error(s.value.span, "this gives no value to keep")
@@ -239,6 +242,7 @@ class Statements(CheckerBase):
     def stmt_Assign(self, s: ast.Assign):
         # `suit = Spades`, a value several enums share: the place assigned says which (checked after it)
         shared = s.op == "=" and isinstance(s.value, ast.Name) and len(self.enum_values.get(s.value.id, ())) > 1
+        self.allow_rule_value(s.value)
         vtyp = None if shared else self.expr(s.value)
         key = narrow_key(s.target)
         was = key in self.narrowed
@@ -447,6 +451,7 @@ class Statements(CheckerBase):
 
     def stmt_If(self, s: ast.If):
         failed = []          # what the earlier conditions, having failed, vouch for
+        self.allow_rule_value(s.branches[0][0])      # `if settle(p):` (an `else if` may not run its condition)
         for cond, body in s.branches:
             self.with_narrowed(failed, self._condition, cond)
             self.with_narrowed(failed + self.narrowings(cond, True), self.block, body)

@@ -338,6 +338,13 @@ class Stop:
 
 
 @node
+class Return:
+    """`return x`: the value of a rule declared with a type, and the rule ends"""
+    span: Span
+    value: object
+
+
+@node
 class Break:
     """`break`: leave the innermost loop"""
     span: Span
@@ -578,6 +585,7 @@ class RuleDecl:
     params: tuple
     body: tuple
     type_params: tuple = ()  # TypeParam, as a def's
+    returns: object = None   # `rule settle(p: Player): Bool:`: the type of the value it gives with `return`
 
 
 @node

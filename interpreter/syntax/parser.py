@@ -421,8 +421,8 @@ class _ToAst(Transformer):
                            type_params=tuple(tparams or ()))
 
     def rule_decl(self, meta, c):
-        ov, name, tparams, params, body = c
-        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body, tuple(tparams or ()))
+        ov, name, tparams, params, returns, body = c
+        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body, tuple(tparams or ()), returns)
 
     def score_decl(self, meta, c):
         ov, kind, var, vtype, _eq, value = c
@@ -490,6 +490,9 @@ class _ToAst(Transformer):
 
     def stop_stmt(self, meta, c):
         return ast.Stop(self.span(meta))
+
+    def return_stmt(self, meta, c):
+        return ast.Return(self.span(meta), c[0])
 
     def break_stmt(self, meta, c):
         return ast.Break(self.span(meta))
