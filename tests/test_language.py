@@ -709,3 +709,56 @@ def test_an_override_takes_the_value_of_the_rule_it_replaces(tmp_path):
     m = machine.new_game(program, 2, None, 0)
     machine.run(m)
     assert m.result is not None and m.vars[next(v.slot for v in program.vars if v.name == "got")] == 6
+
+
+MIXED = '''game "Mixed"
+players 2..3
+enum Colour: Red, Blue
+var got: Int per player
+var told: Int
+rule play:
+    for p in players:
+        p chooses one of:
+            k in 1..3 where k != 2 as "take {k}":
+                p.got += k
+            q in players, c in Colour where q != p as "tell {q} about {c}":
+                told += 1
+                say "{p} tells {q}: {c}"
+            b in Bool as "shout {b}":
+                p.got += if b then 10 else 20
+    player(1) may choose one of:
+        k in 4..5 where k > told * 10 as "take {k} more":
+            player(1).got += k
+    else:
+        player(1).got -= 1
+'''
+
+
+def test_one_choice_offers_options_of_several_shapes(rules_file):
+    """Each alternative's options take fixed ids (its universe after the ones before: 3 numbers, then 3 seats
+    by 2 colours, then 2 Bools), its names are bound in its `where`, label and block, and `may … else` holds."""
+    import rulecraft
+    game = rulecraft.load(str(rules_file(MIXED)), players=2)
+    match = game.new(seed=1)
+    offered = [(o.id, o.label) for o in match.legal()]
+    assert offered == [(0, "take 1"), (2, "take 3"), (5, "tell Player 2 about Red"), (6, "tell Player 2 about Blue"),
+                       (9, "shout yes"), (10, "shout no")]
+    match.apply(6)
+    assert [o.label for o in match.legal()][2:4] == ["tell Player 1 about Red", "tell Player 1 about Blue"]
+    match.apply(10)                                          # player 2 shouts no: 20; told is 1, so no k > 10
+    assert match.over                                        # is left: nobody is asked, the `else` runs
+    assert match.told(1)[:2] == ["Player 1: tell Player 2 about Blue", "Player 1 tells Player 2: Blue"]
+    slot = next(v.slot for v in game.program.vars if v.name == "got")
+    assert list(match.session.state.vars[slot]) == [-1, 20]
+
+
+def test_a_choice_of_several_shapes_on_the_fast_path(rules_file):
+    from rulecraft.engine.playout import playout, reference_playout
+    program = load_file(rules_file(MIXED))
+    for players in (2, 3):
+        for seed in range(3):
+            fast, slow = (machine.new_game(program, players, None, seed) for _ in range(2))
+            seen_fast, seen_slow = [], []
+            playout(fast, lambda m, who, ids: seen_fast.append(ids) or ids[(seed + len(seen_fast)) % len(ids)])
+            reference_playout(slow, lambda m, who, ids: seen_slow.append(ids) or ids[(seed + len(seen_slow)) % len(ids)])
+            assert seen_fast == seen_slow and fast.result == slow.result and fast.same_as(slow, frames=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..syntax import ast
 from . import ir
+from .alternatives import lower_one_of
 from . import types as T
 from .symbols import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym,
                       RuleSym, TeamValue, VarSym, ZoneSym)
@@ -263,6 +264,9 @@ class Lowerer:
                 ir.Let(sp, most, limit),
                 ir.Let(sp, going, ir.Const(T.BOOL, sp, True)),
                 loop) + self.block(s.body)
+
+    def st_ChooseOneOf(self, s):
+        return lower_one_of(self, s)
 
     def st_While(self, s):
         return ir.While(s.span, self.expr(s.cond), self.block(s.body))

@@ -402,6 +402,30 @@ class Choose:
 
 
 @node
+class Alternative:
+    """`k in 1..5 where … as "play slot {k}": …`: one shape of option of a `chooses one of`"""
+    span: Span
+    var: str
+    domain: object
+    var2: str | None        # `q in players, c in Colour`: a pair
+    domain2: object
+    where: object
+    label: Template
+    body: tuple
+
+
+@node
+class ChooseOneOf:
+    """`p [may] chooses one of:` and its alternatives: one decision over options of several shapes"""
+    span: Span
+    chooser: object
+    may: bool
+    secret: bool
+    alternatives: tuple
+    otherwise: tuple | None
+
+
+@node
 class ChooseSome:
     """`p chooses some d in p.dice where … up to 3 as "re-roll {d}" or "keep the rest": body` — several
     options, one decision each; `d` is one option in the label, the list of those chosen in the body"""

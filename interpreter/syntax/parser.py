@@ -571,6 +571,23 @@ class _ToAst(Transformer):
     def paired(self, meta, c):
         return (str(c[0]), c[2])
 
+    def choose_one_of(self, meta, c):
+        chooser, may, secretly, _kw, *alternatives, otherwise = c
+        if may is None and _kw == "choose":
+            raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses one of`, or `may choose one of` for a choice that can be declined"))
+        if may is not None and _kw == "chooses":
+            raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `may choose`, not `may chooses`"))
+        if may is None and otherwise is not None:
+            raise _ParseFailure(Diagnostic(self.span(meta), "only a choice with `may` can be declined",
+                                           "write `may choose one of` to let the player decline"))
+        return ast.ChooseOneOf(self.span(meta), chooser, may is not None, secretly is not None, tuple(alternatives),
+                               otherwise[1] if otherwise else None)
+
+    def alternative(self, meta, c):
+        var, _in, domain, paired, where, label, body = c
+        return ast.Alternative(self.span(meta), str(var), domain, paired[0] if paired else None,
+                               paired[1] if paired else None, where, self.template(label), body)
+
     # ---- expressions
     def match_expr(self, meta, c):
         subject, *cases = c
