@@ -762,3 +762,24 @@ def test_a_choice_of_several_shapes_on_the_fast_path(rules_file):
             playout(fast, lambda m, who, ids: seen_fast.append(ids) or ids[(seed + len(seen_fast)) % len(ids)])
             reference_playout(slow, lambda m, who, ids: seen_slow.append(ids) or ids[(seed + len(seen_slow)) % len(ids)])
             assert seen_fast == seen_slow and fast.result == slow.result and fast.same_as(slow, frames=False)
+
+
+def test_a_rule_may_give_its_value_from_each_alternative(rules_file):
+    program = load_file(rules_file('''game "Pick"
+players 2
+var got: Int
+rule pick: Int:
+    player(1) may choose one of:
+        k in 1..2 as "low {k}":
+            return k
+        k in 8..9 as "high {k}":
+            return k * 10
+    else:
+        return 0
+rule play:
+    got = pick()
+'''))
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    machine.decide(m, machine.option_labelled(m, "high 9"))
+    assert m.result is not None and m.vars[next(v.slot for v in program.vars if v.name == "got")] == 90

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..syntax import ast
 from . import types as T
 from .base import CheckerBase
+from .statements import _walk_ast
 from .symbols import RuleSym, VarSym
 
 HOW = "`let x = NAME(…)`, `x = NAME(…)`, `return NAME(…)` or `if NAME(…):`"
@@ -87,7 +88,7 @@ class Returns(CheckerBase):
         """Every way through a rule with a value ends in `return`; none leaves it by `stop`."""
         if sym.ret is None:
             return
-        for n in _statements(sym.decl.body):
+        for n in _walk_ast(sym.decl.body):
             if isinstance(n, ast.Stop):
                 self.error(n.span, f"`stop` would leave rule '{sym.decl.name}' without its value",
                            "write `return …` instead")
@@ -97,21 +98,10 @@ class Returns(CheckerBase):
                        "and a loop may run no time)")
 
 
-def _statements(body):
-    for s in body:
-        yield s
-        for part in ("body", "otherwise"):
-            inner = getattr(s, part, None)
-            if isinstance(inner, tuple):
-                yield from _statements(inner)
-        for _cond, branch in getattr(s, "branches", ()) or ():
-            yield from _statements(branch)
-
-
 def _always_returns(body) -> bool:
     """Does every way through this block end in `return`? Its last statement is a `return`, an `if`
-    with an `else` whose every branch does, or a `may choose` whose block and `else` both do (with
-    no option at all it runs the `else`)."""
+    with an `else` whose every branch does, or a `may choose` (`may choose one of`) whose blocks and
+    `else` all do (with no option at all it runs the `else`)."""
     if not body:
         return False
     last = body[-1]
@@ -122,4 +112,7 @@ def _always_returns(body) -> bool:
             and all(_always_returns(branch) for _cond, branch in last.branches)
     if isinstance(last, ast.Choose) and last.may:
         return _always_returns(last.body) and last.otherwise is not None and _always_returns(last.otherwise)
+    if isinstance(last, ast.ChooseOneOf) and last.may:
+        return all(_always_returns(alt.body) for alt in last.alternatives) \
+            and last.otherwise is not None and _always_returns(last.otherwise)
     return False
