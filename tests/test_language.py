@@ -783,3 +783,26 @@ rule play:
     machine.run(m)
     machine.decide(m, machine.option_labelled(m, "high 9"))
     assert m.result is not None and m.vars[next(v.slot for v in program.vars if v.name == "got")] == 90
+
+
+def test_a_return_inside_a_loop_leaves_only_its_rule(rules_file):
+    """`return` is an assignment and a `stop`: out of the loop and the rule, whether or not the call is inlined."""
+    program = load_file(rules_file('''game "L"
+players 2
+var got: Int
+var missing: Int
+var after: Int
+rule first_even(xs: List[Int]): Int:
+    for x in xs:
+        if x mod 2 == 0:
+            return x
+    return -1
+rule play:
+    got = first_even([3, 5, 8, 10])
+    after = 1
+    missing = first_even([1, 3])
+'''))
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    slot = {v.name: v.slot for v in program.vars}
+    assert m.result is not None and [m.vars[slot[n]] for n in ("got", "after", "missing")] == [8, 1, -1]
