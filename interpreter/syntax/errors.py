@@ -137,6 +137,8 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
         elif "ELSE" in expected and tok.type == "_NL" and re.search(r"\bthen\b", _code_line(text, line)):
             hint = ("an `if … then … else …` over several lines goes inside ( ): `(if … then …`, then "
                     "`else if … then …` and `else …)` on the lines below (or end each line but the last with '\\')")
+        elif tok.type == "COLON" and "AS" in expected and "COLON" not in expected:
+            hint = 'an alternative of `chooses one of` says how its options read: `as "…"` before the \':\''
         elif tok.type == "_NL" and _code_line(text, line).rstrip().endswith(","):
             hint = "to go on with the line below, end this one with '\\' (a line also goes on inside ( ) and [ ])"
         elif "COLON" in expected and tok.type in ("_NL", "$END"):
