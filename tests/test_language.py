@@ -806,3 +806,12 @@ rule play:
     machine.run(m)
     slot = {v.name: v.slot for v in program.vars}
     assert m.result is not None and [m.vars[slot[n]] for n in ("got", "after", "missing")] == [8, 1, -1]
+
+
+def test_a_choice_may_still_name_its_value_one(rules_file):
+    """`one` is a word of `chooses one of`, not a keyword: `p chooses one in 1..3` is the ordinary choice."""
+    program = load_file(rules_file('game "One"\nplayers 2\nvar got: Int\nrule play:\n'
+                                   '    player(1) chooses one in 1..3 as "take {one}":\n        got = one\n'))
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    assert [machine.label(m, i) for i in machine.legal_ids(m)] == ["take 1", "take 2", "take 3"]

@@ -572,7 +572,9 @@ class _ToAst(Transformer):
         return (str(c[0]), c[2])
 
     def choose_one_of(self, meta, c):
-        chooser, may, secretly, _kw, *alternatives, otherwise = c
+        chooser, may, secretly, _kw, one, *alternatives, otherwise = c
+        if str(one) != "one":
+            raise _ParseFailure(Diagnostic(self.tspan(one), f"unexpected '{one}'", "write `chooses one of:`"))
         if may is None and _kw == "choose":
             raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses one of`, or `may choose one of` for a choice that can be declined"))
         if may is not None and _kw == "chooses":
