@@ -60,3 +60,24 @@ def test_a_zone_counted_through_a_def_is_public_but_a_filtered_count_is_not():
     own = match.view(1)["sheet"]["players"]["Player 1"]
     assert others == ["2 via def; 2 direct; (hidden) spades"]     # was "(hidden) via def; …; 1 spades"
     assert own == ["2 via def; 2 direct; 1 spades"]
+
+
+def test_a_long_enum_goes_on_after_its_first_line(tmp_path):
+    game = load(tmp_path, 'game "E"\nplayers 2\nenum Act: Play "play", Discard,\n    Clue, Pass\n'
+                          'enum Other: Up, Down\nrule play:\n    say "{[a for a in Act]} then {[o for o in Other]}"\n')
+    match = game.new(seed=1)
+    assert match.over and match.told(1)[-1] == "play, Discard, Clue, Pass then Up, Down"
+
+
+def test_an_enum_value_two_enums_share_is_fixed_by_the_other_side(tmp_path):
+    """`c.suit == Spades` where Spades is a Suit and an Other: the left side says which, as a match's subject does."""
+    game = load(tmp_path, 'game "E"\nplayers 2\nenum Suit: Spades, Hearts\nenum Other: Spades, Clubs\n'
+                          'card Card(suit: Suit)\ncards all_cards = [Card(s) for s in Suit]\nzone deck of Card\n'
+                          'var s: Suit = Hearts\nvar t: Other = Spades\n'
+                          'def other_of(x: Suit): Other = if x == Hearts then Clubs else Spades\n'
+                          'rule play:\n    move all_cards to deck\n    s = Spades\n'
+                          '    say "{[c for c in deck if c.suit == Spades]} {[c for c in deck if Spades != c.suit]}"\n'
+                          '    say "{s == Spades} {t == Other.Spades} {other_of(Spades) == Spades} {Hearts in [c.suit for c in deck]}"\n'
+                          '    say "{[c for c in deck if c.suit in [Spades, Hearts]]}"\n')
+    match = game.new(seed=1)
+    assert match.told(1)[-3:] == ["Card Spades Card Hearts", "yes yes yes yes", "Card Spades, Card Hearts"]

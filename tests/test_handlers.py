@@ -19,6 +19,7 @@ from rulecraft.syntax import ast
 # parts of another node, handled inside it: no handler of their own
 PARTS = {"OptionalType",            # a type written in an expression (`none` of a type)
          "MatchCase", "CompFor",    # a case of a match, a `for` of a comprehension
+         "Alternative",             # an alternative of a `chooses one of`
          "_Binary"}                 # the base of the IR's binary operations
 AST_STATEMENTS_WITH_EVENTS = {"Signal", "AddTo", "RemoveFrom"}   # statements declared beside events and lists
 WAITING = {"If", "For", "While", "Repeat", "Choose", "CallRule", "Signal"}   # may hold a decision: rules.RuleGen

@@ -628,3 +628,190 @@ heuristic p: Player = p.n
     assert [type(d.var_type).__name__ for d in decls if isinstance(d, ast.ScoreDecl)] == ["NamedType"] * 3
     assert [d.player_type.name for d in decls if isinstance(d, ast.SheetDecl)] == ["Player"]
     assert shape(parse_module(untyped, "t.rules")) != shape(parse_module(typed, "t.rules"))
+
+
+VALUES = '''game "Challenges"
+players 2
+card Chip(n: 1..6) named "chip {n}"
+cards chips = [Chip(n) for n in 1..6]
+zone deck of Chip
+zone hand of Chip per player, seen by owner
+var wins: Int per player
+var asked: Int
+
+rule settle(p: Player, q: Player): Bool:
+    asked += 1
+    q may choose c in q.hand as "{q} answers with {c}" or "{q} concedes":
+        return c.n < top(p.hand).n
+    else:
+        return true
+
+rule twice(p: Player, q: Player): Bool:
+    if settle(p, q):
+        return settle(p, q)
+    return false
+
+rule bigger(a: Int, b: Int): Int:
+    if a > b:
+        return a
+    return b
+
+rule play:
+    move chips to deck
+    for p in players:
+        move top(deck) to p.hand
+    let held = twice(player(1), player(2))
+    player(1).wins = bigger(2, 7)
+    if held:
+        player(1).wins += 10
+    player(2).wins = bigger(asked, 1)
+'''
+
+
+def test_a_rule_gives_a_value_through_its_decisions_and_a_save(rules_file):
+    """`return` from inside an option's block, a value rule calling another (`return settle(…)`, `if settle(…):`),
+    and one that never waits; a state copied and written to data mid-rule resumes with the same values."""
+    from rulecraft.engine import records
+    from rulecraft.engine.session import Session
+    program = load_file(rules_file(VALUES))
+    s = Session.start(program, "values.rules", 2, seed=1)       # deck from chip 6 down: player 1 holds chip 6
+    assert [o.label for o in s.legal()] == ["Player 2 answers with chip 5", "Player 2 concedes"]
+    s.take_label("Player 2 answers with chip 5")                 # 5 < 6: player 1 holds, and is asked again
+    from rulecraft.engine.views import view
+    assert set(view(s.state, 0)["vars"]) == {"wins", "asked"}    # the values on their way are no part of the table
+    data = records.state_to_data(s.state)
+    again = records.state_from_data(program, data, 2, s.state.names)
+    for state in (s.state, again):
+        machine.decide(state, machine.option_labelled(state, "Player 2 concedes"))
+        assert state.result is not None
+        slot = next(v.slot for v in program.vars if v.name == "wins")
+        assert list(state.vars[slot]) == [17, 2]
+
+
+def test_a_rule_value_on_the_fast_path_matches_the_resumable_path(rules_file):
+    from rulecraft.engine.playout import playout, reference_playout
+    program = load_file(rules_file(VALUES))
+    for seed in range(4):
+        fast, slow = (machine.new_game(program, 2, None, seed) for _ in range(2))
+        picks = [0, 1, 0, 0, 1, 1, 0, 1][seed:]
+        seen_fast, seen_slow = [], []
+        playout(fast, lambda m, who, ids: seen_fast.append(ids) or ids[picks[len(seen_fast) - 1] % len(ids)])
+        reference_playout(slow, lambda m, who, ids: seen_slow.append(ids) or ids[picks[len(seen_slow) - 1] % len(ids)])
+        assert seen_fast == seen_slow and fast.result == slow.result and fast.same_as(slow, frames=False)
+
+
+def test_an_override_takes_the_value_of_the_rule_it_replaces(tmp_path):
+    (tmp_path / "base.rules").write_text('game "B"\nplayers 2\nvar got: Int\nrule v: Int:\n    return 1\n'
+                                         'rule play:\n    got = v()\n', encoding="utf-8")
+    (tmp_path / "more.rules").write_text('extends "base.rules"\noverride rule v: Int:\n    let o = original()\n'
+                                         '    return o + 5\n', encoding="utf-8")
+    program = load_file(tmp_path / "more.rules")
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    assert m.result is not None and m.vars[next(v.slot for v in program.vars if v.name == "got")] == 6
+
+
+MIXED = '''game "Mixed"
+players 2..3
+enum Colour: Red, Blue
+var got: Int per player
+var told: Int
+rule play:
+    for p in players:
+        p chooses one of:
+            k in 1..3 where k != 2 as "take {k}":
+                p.got += k
+            q in players, c in Colour where q != p as "tell {q} about {c}":
+                told += 1
+                say "{p} tells {q}: {c}"
+            b in Bool as "shout {b}":
+                p.got += if b then 10 else 20
+    player(1) may choose one of:
+        k in 4..5 where k > told * 10 as "take {k} more":
+            player(1).got += k
+    else:
+        player(1).got -= 1
+'''
+
+
+def test_one_choice_offers_options_of_several_shapes(rules_file):
+    """Each alternative's options take fixed ids (its universe after the ones before: 3 numbers, then 3 seats
+    by 2 colours, then 2 Bools), its names are bound in its `where`, label and block, and `may … else` holds."""
+    import rulecraft
+    game = rulecraft.load(str(rules_file(MIXED)), players=2)
+    match = game.new(seed=1)
+    offered = [(o.id, o.label) for o in match.legal()]
+    assert offered == [(0, "take 1"), (2, "take 3"), (5, "tell Player 2 about Red"), (6, "tell Player 2 about Blue"),
+                       (9, "shout yes"), (10, "shout no")]
+    match.apply(6)
+    assert [o.label for o in match.legal()][2:4] == ["tell Player 1 about Red", "tell Player 1 about Blue"]
+    match.apply(10)                                          # player 2 shouts no: 20; told is 1, so no k > 10
+    assert match.over                                        # is left: nobody is asked, the `else` runs
+    assert match.told(1)[:2] == ["Player 1: tell Player 2 about Blue", "Player 1 tells Player 2: Blue"]
+    slot = next(v.slot for v in game.program.vars if v.name == "got")
+    assert list(match.session.state.vars[slot]) == [-1, 20]
+
+
+def test_a_choice_of_several_shapes_on_the_fast_path(rules_file):
+    from rulecraft.engine.playout import playout, reference_playout
+    program = load_file(rules_file(MIXED))
+    for players in (2, 3):
+        for seed in range(3):
+            fast, slow = (machine.new_game(program, players, None, seed) for _ in range(2))
+            seen_fast, seen_slow = [], []
+            playout(fast, lambda m, who, ids: seen_fast.append(ids) or ids[(seed + len(seen_fast)) % len(ids)])
+            reference_playout(slow, lambda m, who, ids: seen_slow.append(ids) or ids[(seed + len(seen_slow)) % len(ids)])
+            assert seen_fast == seen_slow and fast.result == slow.result and fast.same_as(slow, frames=False)
+
+
+def test_a_rule_may_give_its_value_from_each_alternative(rules_file):
+    program = load_file(rules_file('''game "Pick"
+players 2
+var got: Int
+rule pick: Int:
+    player(1) may choose one of:
+        k in 1..2 as "low {k}":
+            return k
+        k in 8..9 as "high {k}":
+            return k * 10
+    else:
+        return 0
+rule play:
+    got = pick()
+'''))
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    machine.decide(m, machine.option_labelled(m, "high 9"))
+    assert m.result is not None and m.vars[next(v.slot for v in program.vars if v.name == "got")] == 90
+
+
+def test_a_return_inside_a_loop_leaves_only_its_rule(rules_file):
+    """`return` is an assignment and a `stop`: out of the loop and the rule, whether or not the call is inlined."""
+    program = load_file(rules_file('''game "L"
+players 2
+var got: Int
+var missing: Int
+var after: Int
+rule first_even(xs: List[Int]): Int:
+    for x in xs:
+        if x mod 2 == 0:
+            return x
+    return -1
+rule play:
+    got = first_even([3, 5, 8, 10])
+    after = 1
+    missing = first_even([1, 3])
+'''))
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    slot = {v.name: v.slot for v in program.vars}
+    assert m.result is not None and [m.vars[slot[n]] for n in ("got", "after", "missing")] == [8, 1, -1]
+
+
+def test_a_choice_may_still_name_its_value_one(rules_file):
+    """`one` is a word of `chooses one of`, not a keyword: `p chooses one in 1..3` is the ordinary choice."""
+    program = load_file(rules_file('game "One"\nplayers 2\nvar got: Int\nrule play:\n'
+                                   '    player(1) chooses one in 1..3 as "take {one}":\n        got = one\n'))
+    m = machine.new_game(program, 2, None, 0)
+    machine.run(m)
+    assert [machine.label(m, i) for i in machine.legal_ids(m)] == ["take 1", "take 2", "take 3"]

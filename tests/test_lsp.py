@@ -329,3 +329,16 @@ def test_every_answer_survives_broken_texts(item, where):
         assert analysis.hover_text(found)
     assert analysis.completions(a, line, col)
     analysis.symbols(a.module)
+
+
+def test_the_names_of_a_choice_of_several_shapes_are_known_locally(tmp_path):
+    """Completion and hover read the local names: an alternative's, and both names of a pair."""
+    from rulecraft.lsp.analysis import analyse, enclosing_decl, local_bindings
+    path = tmp_path / "mixed.rules"
+    text = ('game "Mixed"\nplayers 2\nenum Colour: Red, Blue\nrule play:\n    player(1) chooses one of:\n'
+            '        k in 1..3 as "take {k}":\n            pass\n'
+            '        q in players, c in Colour as "tell {q} {c}":\n            pass\n')
+    path.write_text(text, encoding="utf-8")
+    module = analyse(path, text).module
+    decl = enclosing_decl(module, 8, 12)
+    assert {b.name for b in local_bindings(decl, 8)} >= {"k", "q", "c"}

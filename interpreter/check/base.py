@@ -52,6 +52,10 @@ class CheckerBase:
         self.templates = 0                 # > 0 while a generic body is checked as written (check/generics.py)
         self.downcasts: dict = {}
         self.match_keys: dict = {}         # id(a match's case) -> the stored values it stands for (matches.py)
+        self.rule_values: set = set()      # ids of the calls where a rule's value may be taken (returns.py)
+        self.current_rule = None           # the RuleSym whose body is being checked
+        self.one_of_universes: dict = {}   # a `chooses one of` and its alternatives -> their numbers (alternatives.py)
+        self.enum_hints: dict = {}         # id(a Name) -> the enum the other side fixes it to (Expressions.expecting)
 
     # ---------------------------------------------------------------- errors
     def error(self, span, message, hint="", related=()):

@@ -18,16 +18,18 @@ reads. The records themselves (keyed by node) never leave this package.
 """
 from __future__ import annotations
 
+from .alternatives import Alternatives
 from .declarations import Declarations
 from .expressions import Expressions
 from .generics import Generics
 from .lower import lower
 from .matches import Matches
+from .returns import Returns
 from .reveals import chance_in_shown_things, shows_on_secrets
 from .statements import Statements
 
 
-class Checker(Declarations, Statements, Expressions, Generics, Matches):
+class Checker(Declarations, Statements, Expressions, Generics, Matches, Returns, Alternatives):
     """The two passes over one game's declarations; its state is declared in base.CheckerBase."""
 
 

@@ -128,6 +128,8 @@ class Declarations(Generics):
                 if self.claim(d.name, d):
                     tvars = self.declare_type_params(d)
                     sym = RuleSym(d, self.resolve_params(d.params), type_params=tvars)
+                    if d.returns is not None:
+                        self.declare_rule_value(sym)
                     self.type_vars = {}
                     self.check_type_params_used(d, tvars, sym.params)
                     self.globals[d.name] = sym

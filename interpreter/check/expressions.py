@@ -56,6 +56,33 @@ class Expressions(CheckerBase):
         self.types[id(e)] = typ
         return typ
 
+    def expecting(self, e, want):
+        """The type of `e` where the other side fixes it to `want`: a value name several enums share
+        (`c.suit == Spades`, `s = Spades`, `x in [Spades, Hearts]`) is then the value of `want`'s enum."""
+        want = want.inner if isinstance(want, T.OptionalT) else want
+        if isinstance(e, ast.ListLit) and isinstance(want, (T.ListT, T.ZoneT)):
+            for item in e.items:
+                self.hint_enum(item, want.elem)
+        elif isinstance(e, ast.Cond):
+            self.hint_enum(e.then, want)
+            self.hint_enum(e.other, want)
+        else:
+            self.hint_enum(e, want)
+        return self.expr(e)
+
+    def hint_enum(self, e, want):
+        if isinstance(e, ast.Name) and isinstance(want, T.EnumT) and e.id in want.values:
+            self.enum_hints[id(e)] = want
+
+    def enum_value(self, e: ast.Name):
+        """The enum value a bare name stands for: the one of the enum the other side fixes, else the first."""
+        want = self.enum_hints.get(id(e))
+        for sym in self.enum_values[e.id]:
+            if want is not None and sym.type == want:
+                return sym
+        self.enum_hints.pop(id(e), None)
+        return self.enum_values[e.id][0]
+
     def expr_CardLookup(self, e):
         sym = self.globals.get(e.card_type)
         if not isinstance(sym, CardSym):
@@ -175,8 +202,8 @@ class Expressions(CheckerBase):
         sym = self.scope.lookup(e.id) if self.scope else None
         if sym is None:
             sym = self.globals.get(e.id)
-        if sym is None and e.id in self.enum_values:
-            sym = self.enum_values[e.id][0]
+        if (sym is None or isinstance(sym, EnumValueSym)) and e.id in self.enum_values:
+            sym = self.enum_value(e)
         if sym is None:
             self.error(e.span, f"unknown name '{e.id}'", did_you_mean(e.id, self.visible_names()))
             return T.ANY
@@ -186,7 +213,7 @@ class Expressions(CheckerBase):
         if isinstance(sym, OptionSym):
             return sym.type
         if isinstance(sym, EnumValueSym):
-            if len(self.enum_values.get(e.id, ())) > 1:
+            if len(self.enum_values.get(e.id, ())) > 1 and id(e) not in self.enum_hints:
                 names = " or ".join(f"{v.type.name}.{e.id}" for v in self.enum_values[e.id])
                 self.error(e.span, f"'{e.id}' is a value of more than one enum", f"write {names}")
             return sym.type
@@ -346,6 +373,8 @@ class Expressions(CheckerBase):
                 self.error(e.span, "new cards can only be made in a `cards` declaration",
                            f"declare them once: `cards name = [{e.func}(...), ...]`")
             return sym.type
+        if isinstance(sym, RuleSym) and sym.ret is not None:
+            return self.take_rule_value(e, sym)
         if isinstance(sym, RuleSym):
             self.error(e.span, f"'{e.func}' is a rule: call it as a statement on its own line")
             for a in e.args:
@@ -394,7 +423,7 @@ class Expressions(CheckerBase):
             self.error(e.span, f"'{name}' takes {len(params)} argument(s), not {len(e.args)}",
                        f"{name}({', '.join(f'{n}: {t}' for n, t in params)})")
         for i, (a, (pname, ptyp)) in enumerate(zip(e.args, params)):
-            typ = types[i] if types is not None else self.expr(a)
+            typ = types[i] if types is not None else self.expecting(a, ptyp)
             self.expect(a, typ, ptyp, f"argument '{pname}' of '{name}'")
         if types is None:
             for a in e.args[len(params):]:
@@ -490,8 +519,12 @@ class Expressions(CheckerBase):
         return isinstance(a, T.EnumT) and (b == a or b is T.ANY) or isinstance(b, T.EnumT) and a is T.ANY
 
     def expr_Compare(self, e: ast.Compare):
-        a = self.expr(e.left)
-        b = self.expr(e.right)
+        if isinstance(e.left, ast.Name) and e.left.id in self.enum_values and e.op not in ("in", "not in"):
+            b = self.expr(e.right)           # `Spades == c.suit`: the right side says which enum
+            a = self.expecting(e.left, b)
+        else:
+            a = self.expr(e.left)
+            b = self.expecting(e.right, T.ListT(a) if e.op in ("in", "not in") else a)
         if e.op in ("in", "not in"):
             elem = T.element_of(b)
             if elem is None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from ..syntax import ast
 from ..ir import nodes as ir
 from ..ir import types as T
+from .alternatives import lower_one_of
 from .symbols import (BuiltinValue, CardSym, CardsSym, DefSym, EnumSym, EnumValueSym, LocalSym, OptionSym,
-                      TeamValue, VarSym, ZoneSym)
+                      RuleSym, TeamValue, VarSym, ZoneSym)
 
 
 class Lowerer:
@@ -23,6 +24,7 @@ class Lowerer:
         self.came_from = False      # does the program read a card's `came_from`? (then moves keep it)
         self.changes_seen = False   # does a `show`/`hide` change who sees a zone or a value?
         self.shown_vars: set = set()    # the slots of the variables a `show`/`hide` names
+        self.rule_sym = None            # the rule being lowered
 
     # ------------------------------------------------------------ program
     def program(self) -> ir.Program:
@@ -92,6 +94,7 @@ class Lowerer:
 
     def rule(self, key, label, sym, where) -> ir.Rule:
         d = sym.decl
+        self.rule_sym = sym             # (a `return` sets the value of the rule it stands in)
         return ir.Rule(key, label, d.span, len(sym.params), sym.frame_size,
                        self.expr(where) if where is not None else None, self.block(d.body))
 
@@ -121,10 +124,26 @@ class Lowerer:
         return getattr(self, "st_" + type(s).__name__)(s)
 
     def st_Let(self, s):
-        return ir.Let(s.span, self.slots[id(s)], self.expr(s.value))
+        call, value = self.rule_value(s.value)
+        return call + (ir.Let(s.span, self.slots[id(s)], value),)
 
     def st_Assign(self, s):
-        return ir.Assign(s.span, self.expr(s.target), s.op, self.expr(s.value))
+        call, value = self.rule_value(s.value)
+        return call + (ir.Assign(s.span, self.expr(s.target), s.op, value),)
+
+    def rule_value(self, e):
+        """((statements to run first), the value) of an expression: a call of a rule that gives a value
+        (check/returns.py) is the call, run first, and then the variable that carries its value."""
+        sym = self.refs.get(id(e)) if isinstance(e, ast.Call) else None
+        if not isinstance(sym, RuleSym) or sym.value is None:
+            return (), self.expr(e)
+        call = ir.CallRule(e.span, sym.decl.name, tuple(self.expr(a) for a in e.args))
+        return (call,), ir.Var(sym.ret, e.span, sym.value.slot)
+
+    def st_Return(self, s):
+        call, value = self.rule_value(s.value)
+        holder = self.rule_sym.value
+        return call + (ir.Assign(s.span, ir.Var(holder.type, s.span, holder.slot), "=", value), ir.Stop(s.span))
 
     def st_AddTo(self, s):
         return ir.AddTo(s.span, self.expr(s.target), self.expr(s.value))
@@ -167,8 +186,10 @@ class Lowerer:
         return ir.Break(s.span)
 
     def st_If(self, s):
-        return ir.If(s.span, tuple((self.expr(c), self.block(b)) for c, b in s.branches),
-                     self.block(s.otherwise) if s.otherwise is not None else None)
+        call, first = self.rule_value(s.branches[0][0])
+        return call + (ir.If(s.span, ((first, self.block(s.branches[0][1])),)
+                             + tuple((self.expr(c), self.block(b)) for c, b in s.branches[1:]),
+                             self.block(s.otherwise) if s.otherwise is not None else None),)
 
     def st_For(self, s):
         return ir.For(s.span, self.slots[id(s)], self.slots[(id(s), "list")], self.slots[(id(s), "index")],
@@ -244,6 +265,9 @@ class Lowerer:
                 ir.Let(sp, most, limit),
                 ir.Let(sp, going, ir.Const(T.BOOL, sp, True)),
                 loop) + self.block(s.body)
+
+    def st_ChooseOneOf(self, s):
+        return lower_one_of(self, s)
 
     def st_While(self, s):
         return ir.While(s.span, self.expr(s.cond), self.block(s.body))

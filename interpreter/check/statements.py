@@ -50,8 +50,8 @@ class Statements(CheckerBase):
             if d.init is not None:
                 self.scope = Scope(d)
                 self.in_rule = False
-                typ = self.expr(d.init)
                 want = sym.type.value if isinstance(sym.type, T.TableT) else sym.type
+                typ = self.expecting(d.init, want)
                 self.expect(d.init, typ, want, f"the starting value of '{d.name}'")
                 self.slots[id(d)] = self.scope.count
         for sym in list(self.defs.values()):       # (a use of a generic def or rule adds its copy)
@@ -121,7 +121,7 @@ class Statements(CheckerBase):
         self.depth = 0
         for (name, typ), p in zip(sym.params, d.params):
             self.slots[id(p)] = self.scope.declare(name, typ, p.span).slot
-        typ = self.expr(d.body)
+        typ = self.expr(d.body) if sym.ret is None else self.expecting(d.body, sym.ret)
         if sym.ret is not None:
             self.expect(d.body, typ, sym.ret, f"the value of '{d.name}'")
         else:
@@ -136,13 +136,15 @@ class Statements(CheckerBase):
             return self.check_template(sym)
         # a copy of a generic rule is checked where it is first used, perhaps inside another body
         saved = (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved,
-                 getattr(self, "loop_depth", 0))
+                 getattr(self, "loop_depth", 0), self.current_rule)
         self.narrowed, self.narrow_saved, self.depth, self.loop_depth = set(), [], 0, 0
+        self.current_rule = sym
         try:
             self.check_rule_body(sym)
+            self.check_rule_returns(sym)
         finally:
             (self.scope, self.current_decl, self.in_rule, self.depth, self.narrowed, self.narrow_saved,
-             self.loop_depth) = saved
+             self.loop_depth, self.current_rule) = saved
 
     def check_rule_body(self, sym: RuleSym):
         d = sym.decl
@@ -228,6 +230,7 @@ class Statements(CheckerBase):
         m(s)
 
     def stmt_Let(self, s: ast.Let):
+        self.allow_rule_value(s.value)
         typ = self.expr(s.value)
         if typ is T.VOID:
             self.error(s.value.span, "this gives no value to keep")
@@ -237,12 +240,17 @@ class Statements(CheckerBase):
         self.slots[id(s)] = self.scope.declare(s.name, typ, s.span).slot
 
     def stmt_Assign(self, s: ast.Assign):
-        vtyp = self.expr(s.value)
+        # `suit = Spades`, a value several enums share: the place assigned says which (checked after it)
+        shared = s.op == "=" and isinstance(s.value, ast.Name) and len(self.enum_values.get(s.value.id, ())) > 1
+        self.allow_rule_value(s.value)
+        vtyp = None if shared else self.expr(s.value)
         key = narrow_key(s.target)
         was = key in self.narrowed
         if was and s.op == "=":
             self.narrowed.discard(key)       # the place itself may hold none: type it as declared
         ttyp = self.assign_target(s.target)
+        if shared:
+            vtyp = self.expecting(s.value, ttyp)
         if was and s.op != "=" and isinstance(ttyp, T.OptionalT):
             ttyp = ttyp.inner                # `x += 1` where `x != none` holds
         if s.op != "=":
@@ -443,6 +451,7 @@ class Statements(CheckerBase):
 
     def stmt_If(self, s: ast.If):
         failed = []          # what the earlier conditions, having failed, vouch for
+        self.allow_rule_value(s.branches[0][0])      # `if settle(p):` (an `else if` may not run its condition)
         for cond, body in s.branches:
             self.with_narrowed(failed, self._condition, cond)
             self.with_narrowed(failed + self.narrowings(cond, True), self.block, body)

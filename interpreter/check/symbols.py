@@ -81,6 +81,8 @@ class RuleSym:
     frame_size: int = 0
     name: str = ""            # set for `when` handlers, which have no name of their own
     type_params: tuple = ()  # as DefSym's
+    ret: object = None        # `rule settle(…): Bool:`: the type of its value (check/returns.py)
+    value: object = None      # ... and the hidden VarSym that carries it to the caller
     instances: dict = attrs.Factory(dict)
     template_ok: bool | None = None
 

@@ -8,6 +8,7 @@ engine's State.
 """
 from __future__ import annotations
 
+from .. import slotclasses
 from ..ir import nodes as ir
 from ..ir import types as T
 from ..diagnostics import Diagnostic, RulesError
@@ -157,6 +158,39 @@ class Compiler:
                 name = f"{tname} " + " ".join(shown)
             names.append(name)
         layout.card_names = tuple(names)
+        self.warn_of_cards_named_alike(types)
+
+    def warn_of_cards_named_alike(self, types):
+        """Cards of one type shown by one name that differ in a field the rules read: no seat can tell them
+        apart, nor `named` pick one. Copies told apart by a field nothing reads (`copy: 1..15`) are alike."""
+        layout, seen = self.layout, {}
+        read = self.fields_read_in_play()
+        for i, (tname, values) in enumerate(zip(layout.card_types, layout.card_values)):
+            seen.setdefault((tname, layout.card_names[i]), set()).add(values)
+        for (tname, name), kinds in seen.items():
+            ct = types[tname]
+            differing = [f for k, (f, _) in enumerate(ct.fields) if len({v[k] for v in kinds}) > 1]
+            if any((tname, f) in read for f in differing):
+                self.diags.append(Diagnostic(
+                    ct.named.span if ct.named is not None else ct.span,
+                    f"{len(kinds)} different {tname} cards are shown as '{name}'",
+                    "a player cannot tell them apart; name each by what sets it apart (e.g. `named \"{kind} {n}\"`)",
+                    "warning"))
+
+    def fields_read_in_play(self) -> set:
+        """(card type, field) read by the game as played: its rules and what they call, not a scenario's setup."""
+        prog = self.prog
+        todo = [slotclasses.evolve(prog, scenarios=(), rules={}, defs={})] + \
+               [r for key, r in prog.rules.items() if not key.startswith("arrange ")]
+        read, called = set(), set()
+        while todo:
+            for n in ir.walk(todo.pop()):
+                if type(n) is ir.CardField:
+                    read.add((n.card_type, n.field))
+                elif type(n) is ir.DefCall and n.name not in called and n.name in prog.defs:
+                    called.add(n.name)
+                    todo.append(prog.defs[n.name])
+        return read
 
     def constant(self, node):
         """Evaluate a load-time expression (card sets); report if it needs the game."""

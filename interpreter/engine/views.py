@@ -55,6 +55,8 @@ def view(m, viewer=None) -> dict:
         zones[zone.name] = entry
     variables = {}
     for v in p.vars:
+        if not v.name.isidentifier():     # a rule's value on its way to its caller (check/returns.py)
+            continue
         value = m.vars[v.slot]
 
         def shown(x, owner, v=v):

@@ -174,9 +174,11 @@ def local_bindings(decl, line: int) -> list[Definition]:
             out.append(Definition(node.name, "parameter", span, detail=f"{node.name}: {ast.type_text(node.type)}"))
         elif isinstance(node, ast.Let):
             out.append(Definition(node.name, "let", span, detail=f"let {node.name}"))
-        elif isinstance(node, (ast.For, ast.Choose, ast.CompFor, ast.BestBy)):
-            out.append(Definition(node.var, "loop variable" if not isinstance(node, ast.Choose) else "choice",
-                                  span, detail=node.var))
+        elif isinstance(node, (ast.For, ast.Choose, ast.CompFor, ast.BestBy, ast.Alternative)):
+            choice = isinstance(node, (ast.Choose, ast.Alternative))
+            out.append(Definition(node.var, "choice" if choice else "loop variable", span, detail=node.var))
+            if choice and node.var2 is not None:          # the second name of a pair
+                out.append(Definition(node.var2, "choice", span, detail=node.var2))
     if isinstance(decl, ast.WhenDecl):
         out.extend(Definition(n, "parameter", decl.span, detail=n) for n in decl.params)
     if isinstance(decl, ast.AnytimeDecl):

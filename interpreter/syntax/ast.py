@@ -338,6 +338,13 @@ class Stop:
 
 
 @node
+class Return:
+    """`return x`: the value of a rule declared with a type, and the rule ends"""
+    span: Span
+    value: object
+
+
+@node
 class Break:
     """`break`: leave the innermost loop"""
     span: Span
@@ -393,6 +400,30 @@ class Choose:
     var2: str | None = None        # `…, c in Cell`: a pair choice, over every (var, var2)
     domain2: object = None
     prompt: Template | None = None  # `prompt "Answer the spell?"`: the question, shown to the chooser above the options
+
+
+@node
+class Alternative:
+    """`k in 1..5 where … as "play slot {k}": …`: one shape of option of a `chooses one of`"""
+    span: Span
+    var: str
+    domain: object
+    var2: str | None        # `q in players, c in Colour`: a pair
+    domain2: object
+    where: object
+    label: Template
+    body: tuple
+
+
+@node
+class ChooseOneOf:
+    """`p [may] chooses one of:` and its alternatives: one decision over options of several shapes"""
+    span: Span
+    chooser: object
+    may: bool
+    secret: bool
+    alternatives: tuple
+    otherwise: tuple | None
 
 
 @node
@@ -579,6 +610,7 @@ class RuleDecl:
     params: tuple
     body: tuple
     type_params: tuple = ()  # TypeParam, as a def's
+    returns: object = None   # `rule settle(p: Player): Bool:`: the type of the value it gives with `return`
 
 
 @node

@@ -134,6 +134,13 @@ def diagnostic_from_lark(e: LarkError, path: str, text: str) -> Diagnostic:
                     "`deciding` and `over` share a line with each other (`expect deciding player(1) and legal \"…\"`)")
         elif "ARROW" in expected and tok.type in ("COLON", "EQ") and _CASE_KEYS.match(before):
             hint = "a case of a match is written `VALUE -> result` (several values: `A, B -> result`)"
+        elif "ELSE" in expected and tok.type == "_NL" and re.search(r"\bthen\b", _code_line(text, line)):
+            hint = ("an `if … then … else …` over several lines goes inside ( ): `(if … then …`, then "
+                    "`else if … then …` and `else …)` on the lines below (or end each line but the last with '\\')")
+        elif tok.type == "COLON" and "AS" in expected and "COLON" not in expected:
+            hint = 'an alternative of `chooses one of` says how its options read: `as "…"` before the \':\''
+        elif tok.type == "_NL" and _code_line(text, line).rstrip().endswith(","):
+            hint = "to go on with the line below, end this one with '\\' (a line also goes on inside ( ) and [ ])"
         elif "COLON" in expected and tok.type in ("_NL", "$END"):
             hint = "a line that opens a block ends with ':'"
         elif tok.type == "EQ" and "COMP_OP" in expected:
@@ -158,6 +165,12 @@ def _line_before(text: str, tok) -> str:
         return ""
     start = text.rfind("\n", 0, pos) + 1
     return text[start:pos]
+
+
+def _code_line(text: str, line: int) -> str:
+    """The code of a line (1-based), without its comment."""
+    lines = text.splitlines()
+    return lines[line - 1].split("#", 1)[0] if 0 < line <= len(lines) else ""
 
 
 def _next_code_line(text: str, line: int):

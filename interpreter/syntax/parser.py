@@ -421,8 +421,8 @@ class _ToAst(Transformer):
                            type_params=tuple(tparams or ()))
 
     def rule_decl(self, meta, c):
-        ov, name, tparams, params, body = c
-        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body, tuple(tparams or ()))
+        ov, name, tparams, params, returns, body = c
+        return ast.RuleDecl(self.span(meta), ov, str(name), tuple(params or ()), body, tuple(tparams or ()), returns)
 
     def score_decl(self, meta, c):
         ov, kind, var, vtype, _eq, value = c
@@ -490,6 +490,9 @@ class _ToAst(Transformer):
 
     def stop_stmt(self, meta, c):
         return ast.Stop(self.span(meta))
+
+    def return_stmt(self, meta, c):
+        return ast.Return(self.span(meta), c[0])
 
     def break_stmt(self, meta, c):
         return ast.Break(self.span(meta))
@@ -573,6 +576,25 @@ class _ToAst(Transformer):
 
     def paired(self, meta, c):
         return (str(c[0]), c[2])
+
+    def choose_one_of(self, meta, c):
+        chooser, may, secretly, _kw, one, *alternatives, otherwise = c
+        if str(one) != "one":
+            raise _ParseFailure(Diagnostic(self.tspan(one), f"unexpected '{one}'", "write `chooses one of:`"))
+        if may is None and _kw == "choose":
+            raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `chooses one of`, or `may choose one of` for a choice that can be declined"))
+        if may is not None and _kw == "chooses":
+            raise _ParseFailure(Diagnostic(self.tspan(_kw), "write `may choose`, not `may chooses`"))
+        if may is None and otherwise is not None:
+            raise _ParseFailure(Diagnostic(self.span(meta), "only a choice with `may` can be declined",
+                                           "write `may choose one of` to let the player decline"))
+        return ast.ChooseOneOf(self.span(meta), chooser, may is not None, secretly is not None, tuple(alternatives),
+                               otherwise[1] if otherwise else None)
+
+    def alternative(self, meta, c):
+        var, _in, domain, paired, where, label, body = c
+        return ast.Alternative(self.span(meta), str(var), domain, paired[0] if paired else None,
+                               paired[1] if paired else None, where, self.template(label), body)
 
     # ---- expressions
     def match_expr(self, meta, c):
