@@ -60,7 +60,8 @@ def same_games(path: Path, players: int, seeds, monkeypatch) -> int:
     return compared
 
 
-@pytest.mark.parametrize("name,players", [("checkers", 2), ("hanabi", 2), ("hanabi", 4)])
+# (Hanabi's turn is one `chooses one of` now, lowered to a choice over numbers: no pair left to plan.)
+@pytest.mark.parametrize("name,players", [("checkers", 2)])
 def test_the_options_found_from_the_where_are_every_pairs(name, players, monkeypatch):
     path = ROOT / "examples" / f"{name}.rules"
     assert planned_choices(path) >= 1
