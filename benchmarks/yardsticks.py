@@ -2,6 +2,7 @@
 """The engine against plain hand-written Python: CPU-time ratios of random playouts.
 
     python benchmarks/yardsticks.py [--rounds 5] [--seconds 0.5] [--game blackmore --game tic-tac-toe ...]
+    OLD/.venv/bin/python benchmarks/yardsticks.py   # the engine of an older checkout OLD, same yardsticks
 
 For Blackmore 2/4/6 players, Connect Four and tic-tac-toe: games per CPU second of the engine
 (a random player through engine.playout.playout, on the `.rules` file; `loop` is the same with
@@ -25,6 +26,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import machine_line, pin_to_one_core, table  # noqa: E402
 from plain import GAMES  # noqa: E402
 from yardsticks_agree import load_rules  # noqa: E402
+
+
+def _has_playout() -> bool:
+    """An older checkout (run with its own Python, to compare in the same minutes) has no fast path."""
+    try:
+        import rulecraft.engine.playout  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+HAS_PLAYOUT = _has_playout()
 
 
 def plain_runner(play, players):
@@ -100,13 +113,18 @@ def main(argv=None) -> int:
         ref, counts, play = GAMES[name]
         program = load_rules(ref)
         for players in counts:
-            rates = measure({"plain": plain_runner(play, players), "playout": playout_runner(program, players),
-                             "loop": loop_runner(program, players)}, args.rounds, args.seconds)
+            runners = {"plain": plain_runner(play, players), "loop": loop_runner(program, players)}
+            if HAS_PLAYOUT:
+                runners["playout"] = playout_runner(program, players)
+            rates = measure(runners, args.rounds, args.seconds)
             med = {k: statistics.median(v) for k, v in rates.items()}
-            ratio = statistics.median(e / p for e, p in zip(rates["playout"], rates["plain"]))
-            loop_ratio = statistics.median(e / p for e, p in zip(rates["loop"], rates["plain"]))
-            rows.append([f"{name} {players}p", f"{med['plain']:,.0f}", f"{med['playout']:,.0f}",
-                         f"{med['loop']:,.0f}", f"{ratio:.2f}", f"{loop_ratio:.2f}"])
+
+            def versus(k):
+                if k not in rates:
+                    return "-", "-"
+                return f"{med[k]:,.0f}", f"{statistics.median(e / p for e, p in zip(rates[k], rates['plain'])):.2f}"
+            (playout, ratio), (loop, loop_ratio) = versus("playout"), versus("loop")
+            rows.append([f"{name} {players}p", f"{med['plain']:,.0f}", playout, loop, ratio, loop_ratio])
     print()
     print(table(rows, ["game", "plain games/s", "playout games/s", "loop games/s", "playout/plain", "loop/plain"]))
     print("\naim: playout/plain >= 0.7 (CPU time)")
