@@ -171,7 +171,21 @@ def game_path(ref: str) -> Path:
         return resolve_game(ref)
     except FileNotFoundError:
         games = bundled_games()
-        raise UnknownGame(ref, did_you_mean(ref, games) or f"bundled games: {', '.join(games) or 'none'}") from None
+        raise UnknownGame(ref, _rules_file_named(ref) or did_you_mean(ref, games)
+                          or f"bundled games: {', '.join(games) or 'none'}") from None
+
+
+def _rules_file_named(ref: str) -> str | None:
+    """`rulecraft run nim` beside `nim.rules` or `examples/nim.rules`: a file is named by its path, so say it."""
+    if not ref or "/" in ref or "\\" in ref or ref.endswith(".rules") or ref.startswith("."):
+        return None
+    for place in (Path(f"{ref}.rules"), Path("examples") / f"{ref}.rules"):
+        try:
+            if place.is_file():
+                return f"did you mean the file {place.as_posix()}? A file is named by its path"
+        except OSError:            # a name too long for the system
+            return None
+    return None
 
 
 def load(ref: str, options: CompileOptions = DEFAULT):

@@ -286,6 +286,17 @@ def test_check_clean_and_broken_files(capsys, tmp_path):
     assert code == 1 and "no bundled game or file named 'nothing.rules'" in err
 
 
+def test_a_name_of_a_rules_file_beside_you_is_pointed_to_its_path(capsys, tmp_path, monkeypatch):
+    """`rulecraft show nim --python` in the repository: nim is an example, not a bundled game."""
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "tiny.rules").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = call(capsys, "run", "tiny")
+    assert code == 1 and "did you mean the file examples/tiny.rules?" in err
+    code, _, err = call(capsys, "run", "other")
+    assert code == 1 and "bundled games: blackmore" in err
+
+
 def test_check_and_test_show_warnings_and_pass(capsys, tmp_path):
     """A declaration that hides a built-in is a warning: shown by check and test, which still pass."""
     (tmp_path / "hides.rules").write_text('game "Hides"\nplayers 2\nvar first: Player\nrule play:\n    say "{first}"\n')
