@@ -530,9 +530,51 @@ class RuleGen(StatementGen):
         self.loop(s, f"{count} > 0", (f"{count} -= 1",), (), (s.count_slot,))
 
     def flat_Choose(self, s):
+        """A choice, in named steps: what it is (its labels, its number, its options' universe), the
+        options' ids, the question (or the fast path's call of `choose`), then a block for the option
+        taken and one for the pass."""
+        size, position, values = self.layout.universe(s.elem, s.domain)
+        info = self.choice_info(s, size, position, values)
+        skip, end = _Label(), _Label()
+        ask = self.asking[info.index] = self.new_block(s.span)
+        # Being asked is information: a player who may pass, over options some seat may not see, is
+        # asked even when only the pass is left, so that whether she could act is not revealed.
+        always = s.may and reads_hidden(self.prog, (s.domain, s.where))
+        fixed = self.constant_options(s) if s.where is None else None
+        reveals = self.skip_lines(s)
+        fast = self.fast and not self.has_anytime
+        if fixed is not None:
+            # the same options every time: their ids are a constant
+            fixed = tuple(dict.fromkeys(fixed))
+            ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
+            ia = self.asked_if('True' if fixed or always else 'False', s.span, fast, reveals, skip)
+            self.line(f"_ids = {self.ns.const(ids)}", s.span, ia)
+        else:
+            ia = self.option_ids(s, info, size, always, fast, reveals, skip)
+        self.put_question(s, info, ia, fast, ask, skip, values, reveals)
+        self.option_blocks(s, info, ask, skip, end)
+
+    def choice_info(self, s, size, position, values) -> ChoiceInfo:
+        """The choice as the machine knows it (ChoiceInfo): its labels, its number and the rule it stands
+        in, its options' universe; counted among the game's actions."""
+        label, pass_label, shown_label, prompt = self.choice_labels(s)
+        index, offset = self.numbers[id(self.origin.get(id(s), s))]
+        written_in = self.inline_chain.get(id(s.span))
+        # the rule it stands in, by name (an `original(...)`'s key is `pick@original1`: its name is `pick`)
+        rule_name = (written_in[-1][1] if written_in else self.rule.key).split("@")[0]
+        info = ChoiceInfo(index, rule_name, s.span, s.may, offset, size, position,
+                          values, self.at[s.slot], label, pass_label, shown_label, s.secret, prompt=prompt)
+        self.action_count += size + (1 if s.may else 0)
+        self.choices.append(info)
+        self.chosen[info.index] = s.slot
+        return info
+
+    def choice_labels(self, s) -> tuple:
+        """The functions (m, fr) of an option's label and of the pass's, the label as segments as the
+        seats may see it, and the question's function (`prompt`) or None; each reads the locals the
+        frame kept."""
         x = self.x
         elem = s.elem
-        size, position, values = self.layout.universe(elem, s.domain)
         fmt = self.layout.formatter(elem)
         shown = reads([s.label, s.pass_label, s.chooser, s.prompt]) & self.kept
         load = [(1, f"v{k} = fr[{self.at[k]}]", s.span) for k in sorted(shown)]
@@ -557,82 +599,72 @@ class RuleGen(StatementGen):
             qname = self.ns.fresh("Q")
             prompt = self.ns.define(qname, f"def {qname}(m, fr):", load + [(1, f"return {x.src(s.prompt)}", s.span)],
                                     self.rule.label, s.span)
-        shown_label = self.shown(s, load, elem, fmt)
-        index, offset = self.numbers[id(self.origin.get(id(s), s))]
-        written_in = self.inline_chain.get(id(s.span))
-        # the rule it stands in, by name (an `original(...)`'s key is `pick@original1`: its name is `pick`)
-        rule_name = (written_in[-1][1] if written_in else self.rule.key).split("@")[0]
-        info = ChoiceInfo(index, rule_name, s.span, s.may, offset, size, position,
-                          values, self.at[s.slot], label, pass_label, shown_label, s.secret, prompt=prompt)
-        self.action_count += size + (1 if s.may else 0)
-        self.choices.append(info)
-        self.chosen[info.index] = s.slot
-        skip, end = _Label(), _Label()
-        ask = self.asking[info.index] = self.new_block(s.span)
-        # Being asked is information: a player who may pass, over options some seat may not see, is
-        # asked even when only the pass is left, so that whether she could act is not revealed.
-        always = s.may and reads_hidden(self.prog, (s.domain, s.where))
-        fixed = self.constant_options(s) if s.where is None else None
+        return label, pass_label, self.shown(s, load, elem, fmt), prompt
+
+    def skip_lines(self, s) -> list:
+        """The lines run where a choice without a pass has no option left, when skipping it would tell
+        some seat what it may not see (ir.hidden.skip_reveals): the rules stop there, with a sentence."""
         reveals = skip_reveals(self.prog, s)
         if reveals == "domain":
-            reveals = [f"rt_no_option(m, {x.src(s.chooser)})"]
-        elif reveals == "where":
-            reveals = [f"if {x.seq(s.domain)}: rt_no_option(m, {x.src(s.chooser)})"]
+            return [f"rt_no_option(m, {self.x.src(s.chooser)})"]
+        if reveals == "where":
+            return [f"if {self.x.seq(s.domain)}: rt_no_option(m, {self.x.src(s.chooser)})"]
+        return []
+
+    def option_ids(self, s, info, size, always, fast, reveals, skip) -> int:
+        """Lines computing `_ids`, the ids of the options offered, where they are not a constant; returns
+        the indentation of the lines that run when there are some (asked_if)."""
+        # the decision waits on the options' ids alone: the machine finds the value of an id among the
+        # universe's values (ChoiceInfo.values), so the values found are not kept apart
+        x, elem = self.x, s.elem
+        with x.unbinding():          # (without LOOPS, the options are a comprehension over it)
+            seq = x.seq(s.domain)
+        unique = self.distinct(s.domain)
+        formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
+        options = "_xs"
+        found = candidates.plan(self.prog, s) if s.where is not None else None
+        if found is not None:            # a pair choice's options found from its `where` (compile.candidates)
+            self.wrote((s.slot,))
+            for ind, text in candidates.lines(found, s, x, "_xs"):
+                self.line(text, s.span, ind)
+            self.line("_xs = tuple(_xs)", s.span)
+        elif s.where is not None and self.options.loops and unique:
+            self.wrote((s.slot,))        # the ids are found by a loop over the choice's own local
+            kept = f"v{s.slot}" if formula is None else formula.format(x=f"v{s.slot}")
+            self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
+                                            (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
+                           self.blocks[-1], 0, s.span, into="_ids", kept=kept)
+            options, formula = "_ids", None
+        elif s.where is not None and not self.options.loops:
+            self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
+        elif s.where is not None:
+            self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
+            self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
+                                            (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
+                           self.blocks[-1], 0, s.span, into="_xs")
+            self.line("_xs = tuple(_xs)", s.span)
+        elif isinstance(s.domain.type, T.ListT) and isinstance(seq, Atom):
+            self.line(f"_xs = {seq}", s.span)       # a list held by a local is a tuple already
         else:
-            reveals = []
-        fast = self.fast and not self.has_anytime
-        if fixed is not None:
-            # the same options every time: their ids are a constant
-            fixed = tuple(dict.fromkeys(fixed))
-            ids = tuple(info.offset + position(v) for v in fixed) + ((info.offset + size,) if s.may else ())
-            ia = self.asked_if('True' if fixed or always else 'False', s.span, fast, reveals, skip)
-            self.line(f"_ids = {self.ns.const(ids)}", s.span, ia)
+            self.line(f"_xs = tuple({seq})", s.span)
+        if not unique:      # a list may repeat a value: offer it once (a set is quicker to make than a dict)
+            self.line("if len(set(_xs)) < len(_xs): _xs = tuple(dict.fromkeys(_xs))", s.span)
+        ia = self.asked_if("True" if always else options, s.span, fast, reveals, skip)
+        passing = f" + ({info.offset + size},)" if s.may else ""
+        if formula is None:          # the ids are the values themselves, or were found with them
+            self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, ia)
+        elif self.options.loops:
+            self.line("_ids = []", s.span, ia)
+            self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, ia)
+            self.line(f"_ids = tuple(_ids){passing}", s.span, ia)
         else:
-            # the decision waits on the options' ids alone: the machine finds the value of an id among the
-            # universe's values (ChoiceInfo.values), so the values found are not kept apart
-            with x.unbinding():          # (without LOOPS, the options are a comprehension over it)
-                seq = x.seq(s.domain)
-            unique = self.distinct(s.domain)
-            formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
-            options = "_xs"
-            found = candidates.plan(self.prog, s) if s.where is not None else None
-            if found is not None:            # a pair choice's options found from its `where` (compile.candidates)
-                self.wrote((s.slot,))
-                for ind, text in candidates.lines(found, s, x, "_xs"):
-                    self.line(text, s.span, ind)
-                self.line("_xs = tuple(_xs)", s.span)
-            elif s.where is not None and self.options.loops and unique:
-                self.wrote((s.slot,))        # the ids are found by a loop over the choice's own local
-                kept = f"v{s.slot}" if formula is None else formula.format(x=f"v{s.slot}")
-                self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
-                                                (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
-                               self.blocks[-1], 0, s.span, into="_ids", kept=kept)
-                options, formula = "_ids", None
-            elif s.where is not None and not self.options.loops:
-                self.line(f"_xs = tuple({x.filtered(s.slot, seq, s.where)})", s.span)
-            elif s.where is not None:
-                self.wrote((s.slot,))        # the options are found by a loop over the choice's own local
-                self.list_loop(ir.Comprehension(T.ListT(elem), s.span, ir.Local(elem, s.span, s.slot),
-                                                (ir.CompFor(s.slot, s.domain, s.where, s.span),)),
-                               self.blocks[-1], 0, s.span, into="_xs")
-                self.line("_xs = tuple(_xs)", s.span)
-            elif isinstance(s.domain.type, T.ListT) and isinstance(seq, Atom):
-                self.line(f"_xs = {seq}", s.span)       # a list held by a local is a tuple already
-            else:
-                self.line(f"_xs = tuple({seq})", s.span)
-            if not unique:      # a list may repeat a value: offer it once (a set is quicker to make than a dict)
-                self.line("if len(set(_xs)) < len(_xs): _xs = tuple(dict.fromkeys(_xs))", s.span)
-            ia = self.asked_if("True" if always else options, s.span, fast, reveals, skip)
-            passing = f" + ({info.offset + size},)" if s.may else ""
-            if formula is None:          # the ids are the values themselves, or were found with them
-                self.line(f"_ids = {'tuple(_ids)' if options == '_ids' else '_xs'}{passing}", s.span, ia)
-            elif self.options.loops:
-                self.line("_ids = []", s.span, ia)
-                self.line(f"for x in _xs: _ids.append({formula.format(x='x')})", s.span, ia)
-                self.line(f"_ids = tuple(_ids){passing}", s.span, ia)
-            else:
-                self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, ia)
-        who = x.src(s.chooser)
+            self.line(f"_ids = tuple([{formula.format(x='x')} for x in _xs]){passing}", s.span, ia)
+        return ia
+
+    def put_question(self, s, info, ia, fast, ask, skip, values, reveals) -> None:
+        """The question: who chooses, the `anytime` options added, then the decision waited on (or, on
+        the fast path, `choose` called); no option left goes to `skip`."""
+        who = self.x.src(s.chooser)
         if self.has_anytime or not isinstance(who, Atom):
             self.line(f"_who = {who}", s.span, ia)
             who = "_who"
@@ -646,6 +678,10 @@ class RuleGen(StatementGen):
             for text in reveals:
                 self.line(text, s.span)
             self.goto(skip, s.span)
+
+    def option_blocks(self, s, info, ask, skip, end) -> None:
+        """The block run with the option chosen, and the pass's (or the way on where none was left);
+        where each resumes, what the frame must hold."""
         info.body_pc = self.new_block(s.body[0].span if s.body else s.span)
         first = s.body[0] if s.body else None
         if isinstance(first, ir.Move) and isinstance(first.what, ir.Local) and first.what.slot == s.slot \
