@@ -160,3 +160,13 @@ def test_weird_sisters_asks_with_the_spells_in_hand_their_cost_and_effect(capsys
     shown = " ".join(" ".join(" ".join(lines).split()) for lines in screens)
     assert re.search(r"First Witch of Cavern's actions\. Your spells: [^:]+: .+?; the teammates pay an? ", shown)
     assert re.search(r"(casts a spell|takes a pile|adds ingredients|stirs the cauldron): answer with a spell\?", shown)
+
+
+def test_log_all_prints_the_whole_log_and_log_says_how(capsys, monkeypatch):
+    """Play-tested: 'log' and 'log all' printed only the last 60 lines, saying nothing of how to see more."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "4",
+                            answers=["1"] * 12 + ["log", "log all", "quit"])
+    latest, whole = screens[13], screens[14]
+    told = int(re.search(r"of (\d+) lines: 'log all' prints them all", latest[-1]).group(1))
+    assert told > play_module.LOG_LINES and len(latest) < told
+    assert len(whole) >= told and not any("the last" in line for line in whole)

@@ -31,7 +31,7 @@ HELP = [       # one entry a line, wrapped to the terminal when shown (screen.wr
     "  rules       the game: its options, components and sections ('rules all': the whole opening comment; "
     "'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')",
     "  view        the whole table again, as your seat sees it (others' sheets in full)",
-    "  log         what you were told so far",
+    "  log         the latest of what you were told ('log all': all of it, from the start)",
     "  undo        take back the last decision made at this keyboard (and the agents' after it), "
     "when nothing hidden was revealed and no chance spoke since",
     "  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole "
@@ -345,12 +345,13 @@ class _Game:
                 for part in screen.wrap(line, width):
                     print(part)
         elif word == "log":
-            shown = self.log[-LOG_LINES:]
-            if len(self.log) > len(shown):
-                print(f"(the last {len(shown)} of {len(self.log)} lines)")
+            whole = rest.strip().lower() == "all"
+            shown = self.log if whole else self.log[-LOG_LINES:]
             for line in shown:
                 for part in screen.wrap(line, width):
                     print(part)
+            if len(self.log) > len(shown):      # said last, where the eye is, above the prompt
+                print(f"(the last {len(shown)} of {len(self.log)} lines: 'log all' prints them all)")
         elif word == "undo":
             self._undo()
         elif word == "save":
