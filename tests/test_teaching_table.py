@@ -170,3 +170,27 @@ def test_log_all_prints_the_whole_log_and_log_says_how(capsys, monkeypatch):
     told = int(re.search(r"of (\d+) lines: 'log all' prints them all", latest[-1]).group(1))
     assert told > play_module.LOG_LINES and len(latest) < told
     assert len(whole) >= told and not any("the last" in line for line in whole)
+
+
+def test_what_came_of_the_persons_own_choice_stays_on_the_next_screen(capsys, monkeypatch):
+    """Play-tested: after 'answer with Sticky Spoon' the teammate's failure to pay was folded into
+    '… N earlier lines'. What follows a decision the person chose, through the first answer of another
+    seat, is pinned like a decision taken for them."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "2")
+    after = next(lines for before, lines in zip(screens, screens[1:])
+                 if any(line.endswith("1. answer with Sticky Spoon") for line in before))
+    shown = "\n".join(lines for lines in after)
+    assert "  Player 2: answer with Sticky Spoon\nFirst Witch of Cavern casts Sticky Spoon" in shown, shown
+    assert "  Player 4: cannot pay for Sticky Spoon\nFirst Witch of Cavern's teammates cannot pay" in shown, shown
+
+
+def test_the_own_choice_is_cut_only_when_it_alone_does_not_fit():
+    own = screen.PINNED_OWN
+    news = [("  Player 2: answer", own), ("it is cast", own), ("  Player 4: cannot pay", own)] + \
+        [(f"line {k}", False) for k in range(10)] + [("  Player 2: pass  (your only option, taken for you)", True)] + \
+        [(f"line {k}", False) for k in range(10, 20)]
+    kept = [line for line, _ in screen.fit_news(news, 5, 100)]
+    assert kept[:3] == ["  Player 2: answer", "it is cast", "  Player 4: cannot pay"], kept
+    assert kept[3:] == ["… 20 more lines (taken for you: pass): type 'log' to read them", "line 19"], kept
+    cut = [line for line, _ in screen.fit_news(news, 2, 100)]
+    assert len(cut) == 2 and "(with some of what came of your decision)" in cut[0], cut

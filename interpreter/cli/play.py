@@ -135,6 +135,9 @@ class _Game:
         self.log: list[str] = []
         self.news: list[tuple[str, str, bool]] = []     # (kind, line, pinned) since the person last decided
         self.pinning = 0        # 1: a decision is taken for the person; 2: its line told; 3..: what came of it
+        self.deciding = None    # the seat whose decision is being told (set before each is taken)
+        self.following = None   # the person's seat whose own choice is being told, until another seat decides
+        self.answered = False   # ... and whether another seat has answered it (its line is told, then no more)
         self._attach(session)
         self.seat_now = None
         self.people: dict = {}      # seat -> its HumanAgent, which keeps the rest of a several-number answer
@@ -151,14 +154,24 @@ class _Game:
 
     def _told(self, kind: str, line: str) -> None:
         """A line of news. A decision taken for the person (their only option) is said on its line, and it and
-        the narration after it are pinned: they stay on the next screen however long the news (screen.fit_news)."""
+        the narration after it are pinned: they stay on the next screen however long the news (screen.fit_news).
+        So is what follows a decision the person chose, up to the next decision of another seat: what came of
+        their own choice (a spell that could not be paid for) is never folded away."""
         if kind == "decision":
             self.pinning = 2 if self.pinning == 1 else 0
             if self.pinning:
                 line += screen.TAKEN_FOR_YOU
+            elif self.deciding in self.humans:
+                self.following, self.answered = self.deciding, False
+            if self.following is not None and self.deciding != self.following:
+                # the first answer of another seat (paying for the person's spell, or not) and what it
+                # says are what came of the choice too; the next decision after them is not
+                self.following = None if self.answered else self.following
+                self.answered = True
         elif self.pinning:
             self.pinning = self.pinning + 1 if self.pinning < 2 + CONSEQUENCE_LINES else 0
-        self.news.append((kind, line, self.pinning > 0))
+        pinned = screen.PINNED_OWN if self.following is not None else self.pinning > 0
+        self.news.append((kind, line, pinned))
         self.log.append(line)
 
     # ---------------------------------------------------------------- loop
@@ -183,6 +196,7 @@ class _Game:
                 except _Undone:
                     self._autosave()
                     continue
+                self.deciding = who
                 s.take(choice)
                 self.account.flush()
                 self._autosave()

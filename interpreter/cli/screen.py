@@ -20,6 +20,8 @@ DECISION = "  "                   # the indent that marks a decision line in the
 OWN = "your "                     # how plaintext.view_lines starts a line of the viewer's own cards
 TAKEN_FOR_YOU = "  (your only option, taken for you)"     # ends the news line of a decision taken for the person
 TAKEN_NOTE = "taken for you:"                              # ... and names it in a note of lines left out
+PINNED_OWN = "own"          # a news line's pinned flag when it tells what came of the person's own choice
+OWN_CUT = " (with some of what came of your decision)"     # a note of lines left out says when it holds such
 
 
 def fold_decisions(lines: list[tuple], width: int | None) -> list[tuple[str, bool]]:
@@ -155,22 +157,28 @@ def _fold(lines: list[str], folded: set, what: str) -> list[str]:
 
 def fit_news(news: list[tuple[str, bool]], room: int | None, width: int | None = None) -> list[tuple[str, bool]]:
     """The news, (line, pinned) pairs, wrapped to `width` and cut to fit `room` rows: its latest lines (at
-    least a third of the room), and before them the pinned ones (what was decided for the person and
-    what came of it: the latest of them when not all fit), each run of lines left out said in a note,
-    which names the decisions taken for the person among them."""
+    least a third of the room), and before them the pinned ones (what was decided for the person and what
+    came of it: the latest of them when not all fit; and what came of the person's own choice, before
+    which the latest lines give way: cut only when it alone does not fit), each run of lines left out said in a note, which names the decisions
+    taken for the person among them and says when it holds what came of the person's choice."""
     def rows(lines):
         return [(part, pinned) for line, pinned in lines for part in wrap(line, width)]
     if room is None or len(rows(news)) <= room:
         return rows(news)
     room = max(1, room)
-    latest = min(len(news), max(1, room // 3))
-    pinned = [k for k, (_line, is_pinned) in enumerate(news) if is_pinned]
+    # left out first: the lines pinned for decisions taken for the person (oldest first), then what came of
+    # their own choice (latest first: what directly followed the choice stays)
+    pinned = sorted((k for k, (_line, is_pinned) in enumerate(news) if is_pinned),
+                    key=lambda k: (1, -k) if news[k][1] == PINNED_OWN else (0, k))
     shown = []
     for dropped in range(len(pinned) + 1):
-        for start in range(max(0, len(news) - room), len(news) - latest + 1):
-            shown = rows(_with_notes(news, [k for k in pinned[dropped:] if k < start] + list(range(start, len(news)))))
-            if len(shown) <= room:
-                return shown
+        own_only = all(news[k][1] == PINNED_OWN for k in pinned[dropped:])
+        for latest in sorted({min(len(news), max(1, room // 3)), 0 if own_only else 1}, reverse=True):
+            for start in range(max(0, len(news) - room), len(news) - latest + 1):
+                kept = sorted(k for k in pinned[dropped:] if k < start) + list(range(start, len(news)))
+                shown = rows(_with_notes(news, kept))
+                if len(shown) <= room:
+                    return shown
     return shown[-room:]
 
 
@@ -182,8 +190,9 @@ def _with_notes(news, kept: list[int]) -> list[tuple[str, bool]]:
         if left:
             which = "more" if out else "earlier"
             taken = _taken([line for line, _ in news[last + 1:k]])
-            out.append((f"… {left} {which} line{'s' if left != 1 else ''}{taken}: type 'log' to read them",
-                        bool(taken)))
+            own = OWN_CUT if any(pinned == PINNED_OWN for _, pinned in news[last + 1:k]) else ""
+            out.append((f"… {left} {which} line{'s' if left != 1 else ''}{own}{taken}: type 'log' to read them",
+                        bool(taken or own)))
         if k < len(news):
             out.append(news[k])
         last = k
