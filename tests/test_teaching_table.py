@@ -53,8 +53,9 @@ def whole_game(capsys, monkeypatch, *argv, answers=(), size=(COLUMNS, ROWS)):
 
 def said_taken(shown: str) -> int:
     """How many decisions taken for the person the screen says: on their own lines, or named in a note."""
+    shown = " ".join(shown.split())         # a line wrapped within what it says is read whole
     count = shown.count(screen.TAKEN_FOR_YOU)
-    for note in re.findall(re.escape(screen.TAKEN_NOTE) + r" (.*?)\): type 'log'", shown.replace("\n", " ")):
+    for note in re.findall(re.escape(screen.TAKEN_NOTE) + r" (.*?)\): type 'log'", shown):
         count += sum(int(x.group(1) or 1) for x in re.finditer(r"[^,]+?(?: ×(\d+))?(?:,|$)", note))
     return count
 
@@ -194,3 +195,13 @@ def test_the_own_choice_is_cut_only_when_it_alone_does_not_fit():
     assert kept[3:] == ["… 20 more lines (taken for you: pass): type 'log' to read them", "line 19"], kept
     cut = [line for line, _ in screen.fit_news(news, 2, 100)]
     assert len(cut) == 2 and "(with some of what came of your decision)" in cut[0], cut
+
+
+def test_a_decision_taken_for_the_person_says_what_was_asked(capsys, monkeypatch):
+    """Play-tested: "let it pass (your only option, taken for you)" did not say what was passed on."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "2")
+    lines = [line for shown in screens for line in shown]
+    assert "  Player 2: let it pass  (asked: answer with a spell? — your only option, taken for you)" in lines
+    assert screen.taken_for_you("A long one: and a longer clause after it, about a great many things. More")\
+        == "  (asked: and a longer clause after it, about a great man… — your only option, taken for you)"
+    assert screen.taken_for_you(None) == "  (your only option, taken for you)"

@@ -135,6 +135,7 @@ class _Game:
         self.log: list[str] = []
         self.news: list[tuple[str, str, bool]] = []     # (kind, line, pinned) since the person last decided
         self.pinning = 0        # 1: a decision is taken for the person; 2: its line told; 3..: what came of it
+        self.forced_question = None     # the question of the decision taken for the person (its `prompt`)
         self.deciding = None    # the seat whose decision is being told (set before each is taken)
         self.following = None   # the person's seat whose own choice is being told, until another seat decides
         self.answered = False   # ... and whether another seat has answered it (its line is told, then no more)
@@ -160,7 +161,7 @@ class _Game:
         if kind == "decision":
             self.pinning = 2 if self.pinning == 1 else 0
             if self.pinning:
-                line += screen.TAKEN_FOR_YOU
+                line += screen.taken_for_you(self.forced_question)
             elif self.deciding in self.humans:
                 self.following, self.answered = self.deciding, False
             if self.following is not None and self.deciding != self.following:
@@ -245,7 +246,8 @@ class _Game:
         if self._forced(options):
             # told with the news of the next screen. Not at a hot seat: there everyone would see that this
             # player has one option only, which can tell what their hidden cards are
-            self.pinning = 1          # its line, told when it is taken, says so (_told)
+            self.pinning = 1          # its line, told when it is taken, says so and what was asked (_told)
+            self.forced_question = s.prompt()
             return options[0].id
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards

@@ -18,7 +18,22 @@ CHANGED = "» "
 SAME = "  "
 DECISION = "  "                   # the indent that marks a decision line in the news (plaintext.Account)
 OWN = "your "                     # how plaintext.view_lines starts a line of the viewer's own cards
-TAKEN_FOR_YOU = "  (your only option, taken for you)"     # ends the news line of a decision taken for the person
+TAKEN_FOR_YOU = "your only option, taken for you)"     # ends the news line of a decision taken for the person
+ASKED_ROOM = 48             # the most of its question such a line repeats ("asked: answer with a spell?")
+
+
+def taken_for_you(question: str | None) -> str:
+    """What ends the news line of a decision taken for the person: what they were asked, shortened (its
+    first question, or the clause of it after the last colon), and that it was their only option."""
+    asked = ""
+    if question:
+        first = re.match(r"[^?]*\?|[^.]*", question.strip()).group(0).strip()
+        if len(first) > ASKED_ROOM:
+            first = first.rpartition(": ")[2]
+        if len(first) > ASKED_ROOM:
+            first = first[:ASKED_ROOM - 1].rstrip() + "…"
+        asked = f"asked: {first} — " if first else ""
+    return f"  ({asked}{TAKEN_FOR_YOU}"
 TAKEN_NOTE = "taken for you:"                              # ... and names it in a note of lines left out
 PINNED_OWN = "own"          # a news line's pinned flag when it tells what came of the person's own choice
 OWN_CUT = " (with some of what came of your decision)"     # a note of lines left out says when it holds such
@@ -205,7 +220,7 @@ def _taken(lines: list[str]) -> str:
     for line in lines:
         for item in line.strip().split(" · "):
             if item.endswith(TAKEN_FOR_YOU):
-                label = item[:-len(TAKEN_FOR_YOU)].partition(": ")[2]
+                label = item[:-len(TAKEN_FOR_YOU)].rpartition("  (")[0].partition(": ")[2]
                 counts[label] = counts.get(label, 0) + 1
     said = ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in counts.items())
     return f" ({TAKEN_NOTE} {said})" if said else ""
