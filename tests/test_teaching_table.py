@@ -205,3 +205,11 @@ def test_a_decision_taken_for_the_person_says_what_was_asked(capsys, monkeypatch
     assert screen.taken_for_you("A long one: and a longer clause after it, about a great many things. More")\
         == "  (asked: and a longer clause after it, about a great man… — your only option, taken for you)"
     assert screen.taken_for_you(None) == "  (your only option, taken for you)"
+
+
+def test_the_reply_to_an_unknown_word_is_wrapped_to_the_terminal(capsys, monkeypatch):
+    """Play-tested: typing 'xyz' at the prompt printed a 109-column reply, broken mid-word by the terminal."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "2",
+                            answers=["xyz", "quit"])
+    replied = screens[1]
+    assert max(map(len, replied)) <= COLUMNS and "please answer with a number" in " ".join(replied), replied

@@ -237,7 +237,7 @@ class _Game:
         name = s.state.names[who]
         agent = self.people.get(who)
         if agent is None:
-            agent = self.people[who] = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ",
+            agent = self.people[who] = HumanAgent(write=self._write, on_command=self._command, prompt=f"{name}> ",
                                                   commands=COMMANDS)
         if agent.queued and agent.queued_by == who and any(o.label == agent.queued[0] for o in s.legal()):
             return act(agent, s)      # the next of the numbers this player answered at once
@@ -327,6 +327,11 @@ class _Game:
         for line, pinned in screen.fit_news(news, room, width):
             decision = line.startswith(screen.DECISION) or line.startswith("…")
             terminal.echo(line, CHANGED if pinned else NEWS_DECISION if decision else None)
+
+    def _write(self, line: str) -> None:
+        """A reply at the prompt ("please answer with a number …"), wrapped to the terminal like the rest."""
+        for part in screen.wrap(line, self._size()[0]):
+            print(part)
 
     @staticmethod
     def _print_options(lines) -> None:
