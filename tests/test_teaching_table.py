@@ -213,3 +213,15 @@ def test_the_reply_to_an_unknown_word_is_wrapped_to_the_terminal(capsys, monkeyp
                             answers=["xyz", "quit"])
     replied = screens[1]
     assert max(map(len, replied)) <= COLUMNS and "please answer with a number" in " ".join(replied), replied
+
+
+def test_the_header_says_truly_where_the_secret_seed_is(capsys, monkeypatch, tmp_path):
+    """Play-tested: 'seed kept secret (it is in the save)' was said with no save written."""
+    screens, _ = whole_game(capsys, monkeypatch, "blackmore", "--players", "2", "--seed", "3", answers=["quit"])
+    assert screens[0][0] == "The Witches of Blackmore: 2 players, seed kept secret"
+    save = tmp_path / "game.save"
+    screens, _ = whole_game(capsys, monkeypatch, "blackmore", "--players", "2", "--seed", "3", "--save", str(save),
+                            answers=["quit"])
+    said = " ".join(" ".join(screens[0][:2]).split())          # wrapped at 100 columns
+    assert said.startswith(f"The Witches of Blackmore: 2 players, seed kept secret (it is in {save})")
+    assert save.exists()

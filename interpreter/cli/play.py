@@ -180,7 +180,8 @@ class _Game:
         resumed = (f", resumed from {self.args.load} after {len(self.session.history)} decisions"
                    if self.args.load else "")
         width, _height = self._size()
-        for line in plaintext.header(self.session, plaintext.seats_text(self.session, self.kinds), resumed, seed_shown=False):
+        for line in plaintext.header(self.session, plaintext.seats_text(self.session, self.kinds), resumed,
+                                     seed_shown=False, kept_in=self.args.save or self.args.load):
             for part in screen.wrap(line, width):
                 terminal.echo(part, TITLE)
         print("Type 'help' at your prompt for commands.")

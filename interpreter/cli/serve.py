@@ -59,7 +59,8 @@ def cmd_serve(args) -> int:
     table = WebTable(session, kinds, agents, save=args.save, log=args.log)
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{args.port}/#t="
-    for line in plaintext.header(session, plaintext.seats_text(session, kinds), seed_shown=False):
+    for line in plaintext.header(session, plaintext.seats_text(session, kinds), seed_shown=False,
+                                 kept_in=args.save or args.load):
         _say(line)
     labelled = [(session.state.names[seat], f"{base}{table.tokens[seat]}") for seat in table.humans]
     for line in link_lines(labelled + [("spectator (what every seat sees)", f"{base}{table.tokens[SPECTATOR]}")]):
