@@ -225,3 +225,15 @@ def test_the_header_says_truly_where_the_secret_seed_is(capsys, monkeypatch, tmp
     said = " ".join(" ".join(screens[0][:2]).split())          # wrapped at 100 columns
     assert said.startswith(f"The Witches of Blackmore: 2 players, seed kept secret (it is in {save})")
     assert save.exists()
+
+
+def test_a_changed_continuation_line_is_shown_with_its_label_lines():
+    """Play-tested (Three Sisters solo): "»          z4 C··· …" was shown without "garden z1 …" and
+    "Player 1 (you):", the lines that say whose row it is."""
+    before = ["round 5", "legend a", "legend b", "Player 1 (you):", "  goods 1", "  garden z1 C1",
+              "         z4 C2", "Player 2:", "  goods 3"]
+    now = before[:6] + ["         z4 C3"] + before[7:]
+    table = screen.Screen()
+    table.view(1, before, 100)
+    assert table.fold_unchanged(1, now) == [
+        "(6 lines as at your last decision: 'view' shows them)", "Player 1 (you):", "  garden z1 C1", "         z4 C3"]

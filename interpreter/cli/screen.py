@@ -161,13 +161,26 @@ class Screen:
 
 
 def _fold(lines: list[str], folded: set, what: str) -> list[str]:
-    """The lines without those in `folded`, said in one note where the first of them stood."""
-    gone = sum(line in folded for line in lines)
-    if gone < 2:
+    """The lines without those in `folded`, said in one note where the first of them stood. A line shown
+    keeps its label lines (each nearest line before it that is less indented: "garden z1 …" above
+    "       z4 …", "Player 1 (you):" above both), so a changed line is never shown without its row."""
+    gone = [line in folded for line in lines]
+    for i, line in enumerate(lines):
+        depth = _indent(line)
+        for j in range(i - 1, -1, -1) if not gone[i] else ():
+            if depth == 0:
+                break
+            if _indent(lines[j]) < depth:
+                gone[j], depth = False, _indent(lines[j])
+    if sum(gone) < 2:
         return lines
-    first = next(i for i, line in enumerate(lines) if line in folded)
-    return [line for line in lines[:first] if line not in folded] + [f"({gone} {what})"] + \
-        [line for line in lines[first:] if line not in folded]
+    first = gone.index(True)
+    return [line for line, out in zip(lines[:first], gone) if not out] + [f"({sum(gone)} {what})"] + \
+        [line for line, out in zip(lines[first:], gone[first:]) if not out]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
 
 
 def fit_news(news: list[tuple[str, bool]], room: int | None, width: int | None = None) -> list[tuple[str, bool]]:
