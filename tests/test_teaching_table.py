@@ -237,3 +237,16 @@ def test_a_changed_continuation_line_is_shown_with_its_label_lines():
     table.view(1, before, 100)
     assert table.fold_unchanged(1, now) == [
         "(6 lines as at your last decision: 'view' shows them)", "Player 1 (you):", "  garden z1 C1", "         z4 C3"]
+
+
+def test_three_sisters_garden_action_is_asked_truly(capsys, monkeypatch):
+    """Play-tested: the garden action was headed 'plant corn …' (the words most labels share) while it
+    offered 'plant pumpkin 1 in zone 5' and 'water zone 5'. It asks its own question now, and options
+    that fit in a few rows whole are not headed."""
+    screens, _ = whole_game(capsys, monkeypatch, "three-sisters-solo", "--seed", "3")
+    asked = [shown for shown in screens
+             if "  Garden zone 5: plant (up to 2 crops), or water the crops planted there?" in shown]
+    assert asked and all("  plant corn …" not in shown for shown in asked)
+    assert "   6. water zone 5" in " ".join(asked[0])
+    labels = [f"plant corn {k} in zone 5" for k in range(1, 5)] + ["plant pumpkin 1 in zone 5", "water zone 5"]
+    assert not any(line.endswith("…") for line in screen.option_lines(labels, 100))

@@ -105,18 +105,29 @@ def option_lines(labels: list[str], width: int | None) -> list[str]:
     fill …")."""
     if width is None or len(labels) < 6:
         return [part for i, label in enumerate(labels, 1) for part in wrap(f"  {i:2d}. {label}", width)]
+    whole = [f"{i:2d}. {label}" for i, label in enumerate(labels, 1)]
+    if _columns(whole, width, 3):       # the labels whole, when they fit in a few rows: no heading to misread
+        return _columns(whole, width, 3)
     start = shared_start(labels)
     heading = [f"  {start}…"] if start else []
     cells = [f"{i:2d}. " + (f"…{label[len(start):]}" if start and label.startswith(start) else label)
              for i, label in enumerate(labels, 1)]
+    return heading + (_columns(cells, width) or [part for c in cells for part in wrap(f"  {c}", width)])
+
+
+def _columns(cells: list[str], width: int, most_rows: int | None = None) -> list[str] | None:
+    """The cells in as many columns (4, 3 or 2, read down) as fit the width, or None (also when they would
+    take more than `most_rows` rows)."""
     for columns in (4, 3, 2):
         rows = -(-len(cells) // columns)
+        if most_rows is not None and rows > most_rows:
+            return None
         cols = [cells[k * rows:(k + 1) * rows] for k in range(columns)]
         widths = [max(map(len, col)) + 2 for col in cols if col]
         if sum(widths) <= width:
-            return heading + ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
-                              for r in range(rows)]
-    return heading + [part for c in cells for part in wrap(f"  {c}", width)]
+            return ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
+                    for r in range(rows)]
+    return None
 
 
 class Screen:
