@@ -232,8 +232,9 @@ def test_a_decision_taken_for_the_person_is_said_before_and_stays_on_screen(caps
     assert code == 0 and "   1. pick 1 → confirm 1" in out
     second = out.split("   2. pick 2 → confirm 1")[1]
     assert second.startswith("\n  Player 1: pick 1 · Player 1: confirm 1  (your only option, taken for you)\n"
-                             "the pick is confirmed\na line of news\na line of news\n… ")
-    assert "more lines: type 'log' to read them" in second
+                             "the pick is confirmed\na line of news\na line of news\na line of news\n")
+    # all of it came of the person's own choice (no other seat decided since): its first lines stay
+    assert "more lines (with some of what came of your decision): type 'log' to read them" in second
     assert max(map(len, out.splitlines())) <= 100
 
 

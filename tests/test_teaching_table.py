@@ -53,8 +53,9 @@ def whole_game(capsys, monkeypatch, *argv, answers=(), size=(COLUMNS, ROWS)):
 
 def said_taken(shown: str) -> int:
     """How many decisions taken for the person the screen says: on their own lines, or named in a note."""
+    shown = " ".join(shown.split())         # a line wrapped within what it says is read whole
     count = shown.count(screen.TAKEN_FOR_YOU)
-    for note in re.findall(re.escape(screen.TAKEN_NOTE) + r" (.*?)\): type 'log'", shown.replace("\n", " ")):
+    for note in re.findall(re.escape(screen.TAKEN_NOTE) + r" (.*?)\): type 'log'", shown):
         count += sum(int(x.group(1) or 1) for x in re.finditer(r"[^,]+?(?: ×(\d+))?(?:,|$)", note))
     return count
 
@@ -160,3 +161,92 @@ def test_weird_sisters_asks_with_the_spells_in_hand_their_cost_and_effect(capsys
     shown = " ".join(" ".join(" ".join(lines).split()) for lines in screens)
     assert re.search(r"First Witch of Cavern's actions\. Your spells: [^:]+: .+?; the teammates pay an? ", shown)
     assert re.search(r"(casts a spell|takes a pile|adds ingredients|stirs the cauldron): answer with a spell\?", shown)
+
+
+def test_log_all_prints_the_whole_log_and_log_says_how(capsys, monkeypatch):
+    """Play-tested: 'log' and 'log all' printed only the last 60 lines, saying nothing of how to see more."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "4",
+                            answers=["1"] * 12 + ["log", "log all", "quit"])
+    latest, whole = screens[13], screens[14]
+    told = int(re.search(r"of (\d+) lines: 'log all' prints them all", latest[-1]).group(1))
+    assert told > play_module.LOG_LINES and len(latest) < told
+    assert len(whole) >= told and not any("the last" in line for line in whole)
+
+
+def test_what_came_of_the_persons_own_choice_stays_on_the_next_screen(capsys, monkeypatch):
+    """Play-tested: after 'answer with Sticky Spoon' the teammate's failure to pay was folded into
+    '… N earlier lines'. What follows a decision the person chose, through the first answer of another
+    seat, is pinned like a decision taken for them."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "2")
+    after = next(lines for before, lines in zip(screens, screens[1:])
+                 if any(line.endswith("1. answer with Sticky Spoon") for line in before))
+    shown = "\n".join(lines for lines in after)
+    assert "  Player 2: answer with Sticky Spoon\nFirst Witch of Cavern casts Sticky Spoon" in shown, shown
+    assert "  Player 4: cannot pay for Sticky Spoon\nFirst Witch of Cavern's teammates cannot pay" in shown, shown
+
+
+def test_the_own_choice_is_cut_only_when_it_alone_does_not_fit():
+    own = screen.PINNED_OWN
+    news = [("  Player 2: answer", own), ("it is cast", own), ("  Player 4: cannot pay", own)] + \
+        [(f"line {k}", False) for k in range(10)] + [("  Player 2: pass  (your only option, taken for you)", True)] + \
+        [(f"line {k}", False) for k in range(10, 20)]
+    kept = [line for line, _ in screen.fit_news(news, 5, 100)]
+    assert kept[:3] == ["  Player 2: answer", "it is cast", "  Player 4: cannot pay"], kept
+    assert kept[3:] == ["… 20 more lines (taken for you: pass): type 'log' to read them", "line 19"], kept
+    cut = [line for line, _ in screen.fit_news(news, 2, 100)]
+    assert len(cut) == 2 and "(with some of what came of your decision)" in cut[0], cut
+
+
+def test_a_decision_taken_for_the_person_says_what_was_asked(capsys, monkeypatch):
+    """Play-tested: "let it pass (your only option, taken for you)" did not say what was passed on."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "2")
+    lines = [line for shown in screens for line in shown]
+    assert "  Player 2: let it pass  (asked: answer with a spell? — your only option, taken for you)" in lines
+    assert screen.taken_for_you("A long one: and a longer clause after it, about a great many things. More")\
+        == "  (asked: and a longer clause after it, about a great man… — your only option, taken for you)"
+    assert screen.taken_for_you(None) == "  (your only option, taken for you)"
+
+
+def test_the_reply_to_an_unknown_word_is_wrapped_to_the_terminal(capsys, monkeypatch):
+    """Play-tested: typing 'xyz' at the prompt printed a 109-column reply, broken mid-word by the terminal."""
+    screens, _ = whole_game(capsys, monkeypatch, "weird-sisters", "--seat", "2", "--seed", "2",
+                            answers=["xyz", "quit"])
+    replied = screens[1]
+    assert max(map(len, replied)) <= COLUMNS and "please answer with a number" in " ".join(replied), replied
+
+
+def test_the_header_says_truly_where_the_secret_seed_is(capsys, monkeypatch, tmp_path):
+    """Play-tested: 'seed kept secret (it is in the save)' was said with no save written."""
+    screens, _ = whole_game(capsys, monkeypatch, "blackmore", "--players", "2", "--seed", "3", answers=["quit"])
+    assert screens[0][0] == "The Witches of Blackmore: 2 players, seed kept secret"
+    save = tmp_path / "game.save"
+    screens, _ = whole_game(capsys, monkeypatch, "blackmore", "--players", "2", "--seed", "3", "--save", str(save),
+                            answers=["quit"])
+    said = " ".join(" ".join(screens[0][:2]).split())          # wrapped at 100 columns
+    assert said.startswith(f"The Witches of Blackmore: 2 players, seed kept secret (it is in {save})")
+    assert save.exists()
+
+
+def test_a_changed_continuation_line_is_shown_with_its_label_lines():
+    """Play-tested (Three Sisters solo): "»          z4 C··· …" was shown without "garden z1 …" and
+    "Player 1 (you):", the lines that say whose row it is."""
+    before = ["round 5", "legend a", "legend b", "Player 1 (you):", "  goods 1", "  garden z1 C1",
+              "         z4 C2", "Player 2:", "  goods 3"]
+    now = before[:6] + ["         z4 C3"] + before[7:]
+    table = screen.Screen()
+    table.view(1, before, 100)
+    assert table.fold_unchanged(1, now) == [
+        "(6 lines as at your last decision: 'view' shows them)", "Player 1 (you):", "  garden z1 C1", "         z4 C3"]
+
+
+def test_three_sisters_garden_action_is_asked_truly(capsys, monkeypatch):
+    """Play-tested: the garden action was headed 'plant corn …' (the words most labels share) while it
+    offered 'plant pumpkin 1 in zone 5' and 'water zone 5'. It asks its own question now, and options
+    that fit in a few rows whole are not headed."""
+    screens, _ = whole_game(capsys, monkeypatch, "three-sisters-solo", "--seed", "3")
+    asked = [shown for shown in screens
+             if "  Garden zone 5: plant (up to 2 crops), or water the crops planted there?" in shown]
+    assert asked and all("  plant corn …" not in shown for shown in asked)
+    assert "   6. water zone 5" in " ".join(asked[0])
+    labels = [f"plant corn {k} in zone 5" for k in range(1, 5)] + ["plant pumpkin 1 in zone 5", "water zone 5"]
+    assert not any(line.endswith("…") for line in screen.option_lines(labels, 100))

@@ -200,11 +200,13 @@ def _serve(*words, host="127.0.0.1"):
         port = s.getsockname()[1]
     proc = subprocess.Popen([sys.executable, "-m", "rulecraft", "serve", *words, "--host", host, "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    links = {}
+    links, label = {}, None
     for line in proc.stdout:
-        found = re.match(r"\s+(Player \d|spectator)\b.*?: (http://\S+)", line)
-        if found:
-            links[found[1]] = found[2]
+        assert len(line.rstrip("\n")) <= 100, line        # each link on its own line, after its label
+        found = re.match(r"  (Player \d|spectator)\b.*:$", line.rstrip("\n"))
+        if label and re.fullmatch(r"    http://\S+", line.rstrip("\n")):
+            links[label] = line.strip()
+        label = found[1] if found else None
         if line.startswith("Give each player"):
             break
     for _ in range(200):

@@ -41,6 +41,8 @@ NO_COLOR_HELP = ("no colour or styles, even at a terminal (also: the NO_COLOR en
 PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 and at least its minimum; "
                 "with several --agents, one player per agent)")
 SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
+TABLE_SEED_HELP = ("seed for the game's chance and the agents' (default: a fresh one). Kept secret from the "
+                   "players: the header does not print it; a --save or --log file holds it")
 SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
 COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc", "show", "serve")
 MODULES = {"list": "listing", "show": "generated"}   # a command whose module has another name
@@ -100,7 +102,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         add_show(sub, GAME_HELP)
     if want("serve"):
         from .serve import add_parser as add_serve
-        add_serve(sub, GAME_HELP, _table_args)
+        add_serve(sub, GAME_HELP, lambda p: _table_args(p, TABLE_SEED_HELP))
     for command in sub.choices.values():
         command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser
@@ -137,7 +139,7 @@ def _add_play(sub) -> None:
     play.add_argument("game", metavar="GAME", nargs="?", help=GAME_HELP + " (not needed with --load)")
     play.add_argument("--seat", metavar="K", help="your seat, 1-based (default 1); several: --seat 1,2; "
                                                    "everyone at this keyboard (hot seat): --seat all")
-    _table_args(play)
+    _table_args(play, TABLE_SEED_HELP)
     play.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (the whole game: "
                       "it holds every seat's hidden cards and choices and the random generator's state)")
     play.add_argument("--load", metavar="FILE", help="resume a game saved with --save or 'save FILE' "
@@ -181,9 +183,9 @@ def _add_replay(sub) -> None:
     replay.add_argument("--seat", metavar="K", type=int, help="with --step: always show the table as seat K sees it")
 
 
-def _table_args(p) -> None:
+def _table_args(p, seed_help: str = SEED_HELP) -> None:
     p.add_argument("--players", "-n", type=int, metavar="N", help=PLAYERS_HELP)
-    p.add_argument("--seed", "-s", type=int, metavar="S", help=SEED_HELP)
+    p.add_argument("--seed", "-s", type=int, metavar="S", help=seed_help)
     p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
     p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help())
 

@@ -73,11 +73,13 @@ class Account:
         return lines
 
 
-def header(session, agents_text: str | None = None, extra: str = "", seed_shown: bool = True) -> list[str]:
+def header(session, agents_text: str | None = None, extra: str = "", seed_shown: bool = True,
+           kept_in: str | None = None) -> list[str]:
     """The lines that open a game. Players at the table are not shown the seed: with it and the rules,
-    anyone can replay the shuffle and know every hidden card and every roll to come."""
+    anyone can replay the shuffle and know every hidden card and every roll to come (`kept_in`: the file
+    that holds it, if one is written)."""
     p = session.program
-    seed = f"seed {session.seed}" if seed_shown else "seed kept secret (it is in the save)"
+    seed = f"seed {session.seed}" if seed_shown else "seed kept secret" + (f" (it is in {kept_in})" if kept_in else "")
     lines = [f"{p.title}: {session.state.n} players, {seed}{extra}"]
     if p.options:
         lines.append(f"options: {', '.join(f'{o.name}={o.shown(session.options[o.name])}' for o in p.options)}")

@@ -31,7 +31,7 @@ HELP = [       # one entry a line, wrapped to the terminal when shown (screen.wr
     "  rules       the game: its options, components and sections ('rules all': the whole opening comment; "
     "'rules SECTION': that section of the rule file as written, e.g. 'rules scoring')",
     "  view        the whole table again, as your seat sees it (others' sheets in full)",
-    "  log         what you were told so far",
+    "  log         the latest of what you were told ('log all': all of it, from the start)",
     "  undo        take back the last decision made at this keyboard (and the agents' after it), "
     "when nothing hidden was revealed and no chance spoke since",
     "  save FILE   save the game to FILE (resume with: rulecraft play --load FILE); a save is the whole "
@@ -135,6 +135,10 @@ class _Game:
         self.log: list[str] = []
         self.news: list[tuple[str, str, bool]] = []     # (kind, line, pinned) since the person last decided
         self.pinning = 0        # 1: a decision is taken for the person; 2: its line told; 3..: what came of it
+        self.forced_question = None     # the question of the decision taken for the person (its `prompt`)
+        self.deciding = None    # the seat whose decision is being told (set before each is taken)
+        self.following = None   # the person's seat whose own choice is being told, until another seat decides
+        self.answered = False   # ... and whether another seat has answered it (its line is told, then no more)
         self._attach(session)
         self.seat_now = None
         self.people: dict = {}      # seat -> its HumanAgent, which keeps the rest of a several-number answer
@@ -151,14 +155,24 @@ class _Game:
 
     def _told(self, kind: str, line: str) -> None:
         """A line of news. A decision taken for the person (their only option) is said on its line, and it and
-        the narration after it are pinned: they stay on the next screen however long the news (screen.fit_news)."""
+        the narration after it are pinned: they stay on the next screen however long the news (screen.fit_news).
+        So is what follows a decision the person chose, up to the next decision of another seat: what came of
+        their own choice (a spell that could not be paid for) is never folded away."""
         if kind == "decision":
             self.pinning = 2 if self.pinning == 1 else 0
             if self.pinning:
-                line += screen.TAKEN_FOR_YOU
+                line += screen.taken_for_you(self.forced_question)
+            elif self.deciding in self.humans:
+                self.following, self.answered = self.deciding, False
+            if self.following is not None and self.deciding != self.following:
+                # the first answer of another seat (paying for the person's spell, or not) and what it
+                # says are what came of the choice too; the next decision after them is not
+                self.following = None if self.answered else self.following
+                self.answered = True
         elif self.pinning:
             self.pinning = self.pinning + 1 if self.pinning < 2 + CONSEQUENCE_LINES else 0
-        self.news.append((kind, line, self.pinning > 0))
+        pinned = screen.PINNED_OWN if self.following is not None else self.pinning > 0
+        self.news.append((kind, line, pinned))
         self.log.append(line)
 
     # ---------------------------------------------------------------- loop
@@ -166,7 +180,8 @@ class _Game:
         resumed = (f", resumed from {self.args.load} after {len(self.session.history)} decisions"
                    if self.args.load else "")
         width, _height = self._size()
-        for line in plaintext.header(self.session, plaintext.seats_text(self.session, self.kinds), resumed, seed_shown=False):
+        for line in plaintext.header(self.session, plaintext.seats_text(self.session, self.kinds), resumed,
+                                     seed_shown=False, kept_in=self.args.save or self.args.load):
             for part in screen.wrap(line, width):
                 terminal.echo(part, TITLE)
         print("Type 'help' at your prompt for commands.")
@@ -183,6 +198,7 @@ class _Game:
                 except _Undone:
                     self._autosave()
                     continue
+                self.deciding = who
                 s.take(choice)
                 self.account.flush()
                 self._autosave()
@@ -222,7 +238,7 @@ class _Game:
         name = s.state.names[who]
         agent = self.people.get(who)
         if agent is None:
-            agent = self.people[who] = HumanAgent(write=print, on_command=self._command, prompt=f"{name}> ",
+            agent = self.people[who] = HumanAgent(write=self._write, on_command=self._command, prompt=f"{name}> ",
                                                   commands=COMMANDS)
         if agent.queued and agent.queued_by == who and any(o.label == agent.queued[0] for o in s.legal()):
             return act(agent, s)      # the next of the numbers this player answered at once
@@ -231,7 +247,8 @@ class _Game:
         if self._forced(options):
             # told with the news of the next screen. Not at a hot seat: there everyone would see that this
             # player has one option only, which can tell what their hidden cards are
-            self.pinning = 1          # its line, told when it is taken, says so (_told)
+            self.pinning = 1          # its line, told when it is taken, says so and what was asked (_told)
+            self.forced_question = s.prompt()
             return options[0].id
         if self.seat_now is not None and self.seat_now != who and sys.stdin.isatty():
             # hot seat at a terminal: hand over before showing the next player's cards
@@ -312,6 +329,11 @@ class _Game:
             decision = line.startswith(screen.DECISION) or line.startswith("…")
             terminal.echo(line, CHANGED if pinned else NEWS_DECISION if decision else None)
 
+    def _write(self, line: str) -> None:
+        """A reply at the prompt ("please answer with a number …"), wrapped to the terminal like the rest."""
+        for part in screen.wrap(line, self._size()[0]):
+            print(part)
+
     @staticmethod
     def _print_options(lines) -> None:
         for line in lines:
@@ -345,12 +367,13 @@ class _Game:
                 for part in screen.wrap(line, width):
                     print(part)
         elif word == "log":
-            shown = self.log[-LOG_LINES:]
-            if len(self.log) > len(shown):
-                print(f"(the last {len(shown)} of {len(self.log)} lines)")
+            whole = rest.strip().lower() == "all"
+            shown = self.log if whole else self.log[-LOG_LINES:]
             for line in shown:
                 for part in screen.wrap(line, width):
                     print(part)
+            if len(self.log) > len(shown):      # said last, where the eye is, above the prompt
+                print(f"(the last {len(shown)} of {len(self.log)} lines: 'log all' prints them all)")
         elif word == "undo":
             self._undo()
         elif word == "save":

@@ -18,8 +18,25 @@ CHANGED = "» "
 SAME = "  "
 DECISION = "  "                   # the indent that marks a decision line in the news (plaintext.Account)
 OWN = "your "                     # how plaintext.view_lines starts a line of the viewer's own cards
-TAKEN_FOR_YOU = "  (your only option, taken for you)"     # ends the news line of a decision taken for the person
+TAKEN_FOR_YOU = "your only option, taken for you)"     # ends the news line of a decision taken for the person
+ASKED_ROOM = 48             # the most of its question such a line repeats ("asked: answer with a spell?")
+
+
+def taken_for_you(question: str | None) -> str:
+    """What ends the news line of a decision taken for the person: what they were asked, shortened (its
+    first question, or the clause of it after the last colon), and that it was their only option."""
+    asked = ""
+    if question:
+        first = re.match(r"[^?]*\?|[^.]*", question.strip()).group(0).strip()
+        if len(first) > ASKED_ROOM:
+            first = first.rpartition(": ")[2]
+        if len(first) > ASKED_ROOM:
+            first = first[:ASKED_ROOM - 1].rstrip() + "…"
+        asked = f"asked: {first} — " if first else ""
+    return f"  ({asked}{TAKEN_FOR_YOU}"
 TAKEN_NOTE = "taken for you:"                              # ... and names it in a note of lines left out
+PINNED_OWN = "own"          # a news line's pinned flag when it tells what came of the person's own choice
+OWN_CUT = " (with some of what came of your decision)"     # a note of lines left out says when it holds such
 
 
 def fold_decisions(lines: list[tuple], width: int | None) -> list[tuple[str, bool]]:
@@ -88,18 +105,29 @@ def option_lines(labels: list[str], width: int | None) -> list[str]:
     fill …")."""
     if width is None or len(labels) < 6:
         return [part for i, label in enumerate(labels, 1) for part in wrap(f"  {i:2d}. {label}", width)]
+    whole = [f"{i:2d}. {label}" for i, label in enumerate(labels, 1)]
+    if _columns(whole, width, 3):       # the labels whole, when they fit in a few rows: no heading to misread
+        return _columns(whole, width, 3)
     start = shared_start(labels)
     heading = [f"  {start}…"] if start else []
     cells = [f"{i:2d}. " + (f"…{label[len(start):]}" if start and label.startswith(start) else label)
              for i, label in enumerate(labels, 1)]
+    return heading + (_columns(cells, width) or [part for c in cells for part in wrap(f"  {c}", width)])
+
+
+def _columns(cells: list[str], width: int, most_rows: int | None = None) -> list[str] | None:
+    """The cells in as many columns (4, 3 or 2, read down) as fit the width, or None (also when they would
+    take more than `most_rows` rows)."""
     for columns in (4, 3, 2):
         rows = -(-len(cells) // columns)
+        if most_rows is not None and rows > most_rows:
+            return None
         cols = [cells[k * rows:(k + 1) * rows] for k in range(columns)]
         widths = [max(map(len, col)) + 2 for col in cols if col]
         if sum(widths) <= width:
-            return heading + ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
-                              for r in range(rows)]
-    return heading + [part for c in cells for part in wrap(f"  {c}", width)]
+            return ["  " + "".join(col[r].ljust(w) for col, w in zip(cols, widths) if r < len(col)).rstrip()
+                    for r in range(rows)]
+    return None
 
 
 class Screen:
@@ -144,33 +172,52 @@ class Screen:
 
 
 def _fold(lines: list[str], folded: set, what: str) -> list[str]:
-    """The lines without those in `folded`, said in one note where the first of them stood."""
-    gone = sum(line in folded for line in lines)
-    if gone < 2:
+    """The lines without those in `folded`, said in one note where the first of them stood. A line shown
+    keeps its label lines (each nearest line before it that is less indented: "garden z1 …" above
+    "       z4 …", "Player 1 (you):" above both), so a changed line is never shown without its row."""
+    gone = [line in folded for line in lines]
+    for i, line in enumerate(lines):
+        depth = _indent(line)
+        for j in range(i - 1, -1, -1) if not gone[i] else ():
+            if depth == 0:
+                break
+            if _indent(lines[j]) < depth:
+                gone[j], depth = False, _indent(lines[j])
+    if sum(gone) < 2:
         return lines
-    first = next(i for i, line in enumerate(lines) if line in folded)
-    return [line for line in lines[:first] if line not in folded] + [f"({gone} {what})"] + \
-        [line for line in lines[first:] if line not in folded]
+    first = gone.index(True)
+    return [line for line, out in zip(lines[:first], gone) if not out] + [f"({sum(gone)} {what})"] + \
+        [line for line, out in zip(lines[first:], gone[first:]) if not out]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
 
 
 def fit_news(news: list[tuple[str, bool]], room: int | None, width: int | None = None) -> list[tuple[str, bool]]:
     """The news, (line, pinned) pairs, wrapped to `width` and cut to fit `room` rows: its latest lines (at
-    least a third of the room), and before them the pinned ones (what was decided for the person and
-    what came of it: the latest of them when not all fit), each run of lines left out said in a note,
-    which names the decisions taken for the person among them."""
+    least a third of the room), and before them the pinned ones (what was decided for the person and what
+    came of it: the latest of them when not all fit; and what came of the person's own choice, before
+    which the latest lines give way: cut only when it alone does not fit), each run of lines left out said in a note, which names the decisions
+    taken for the person among them and says when it holds what came of the person's choice."""
     def rows(lines):
         return [(part, pinned) for line, pinned in lines for part in wrap(line, width)]
     if room is None or len(rows(news)) <= room:
         return rows(news)
     room = max(1, room)
-    latest = min(len(news), max(1, room // 3))
-    pinned = [k for k, (_line, is_pinned) in enumerate(news) if is_pinned]
+    # left out first: the lines pinned for decisions taken for the person (oldest first), then what came of
+    # their own choice (latest first: what directly followed the choice stays)
+    pinned = sorted((k for k, (_line, is_pinned) in enumerate(news) if is_pinned),
+                    key=lambda k: (1, -k) if news[k][1] == PINNED_OWN else (0, k))
     shown = []
     for dropped in range(len(pinned) + 1):
-        for start in range(max(0, len(news) - room), len(news) - latest + 1):
-            shown = rows(_with_notes(news, [k for k in pinned[dropped:] if k < start] + list(range(start, len(news)))))
-            if len(shown) <= room:
-                return shown
+        own_only = all(news[k][1] == PINNED_OWN for k in pinned[dropped:])
+        for latest in sorted({min(len(news), max(1, room // 3)), 0 if own_only else 1}, reverse=True):
+            for start in range(max(0, len(news) - room), len(news) - latest + 1):
+                kept = sorted(k for k in pinned[dropped:] if k < start) + list(range(start, len(news)))
+                shown = rows(_with_notes(news, kept))
+                if len(shown) <= room:
+                    return shown
     return shown[-room:]
 
 
@@ -182,8 +229,9 @@ def _with_notes(news, kept: list[int]) -> list[tuple[str, bool]]:
         if left:
             which = "more" if out else "earlier"
             taken = _taken([line for line, _ in news[last + 1:k]])
-            out.append((f"… {left} {which} line{'s' if left != 1 else ''}{taken}: type 'log' to read them",
-                        bool(taken)))
+            own = OWN_CUT if any(pinned == PINNED_OWN for _, pinned in news[last + 1:k]) else ""
+            out.append((f"… {left} {which} line{'s' if left != 1 else ''}{own}{taken}: type 'log' to read them",
+                        bool(taken or own)))
         if k < len(news):
             out.append(news[k])
         last = k
@@ -196,7 +244,7 @@ def _taken(lines: list[str]) -> str:
     for line in lines:
         for item in line.strip().split(" · "):
             if item.endswith(TAKEN_FOR_YOU):
-                label = item[:-len(TAKEN_FOR_YOU)].partition(": ")[2]
+                label = item[:-len(TAKEN_FOR_YOU)].rpartition("  (")[0].partition(": ")[2]
                 counts[label] = counts.get(label, 0) + 1
     said = ", ".join(label if n == 1 else f"{label} ×{n}" for label, n in counts.items())
     return f" ({TAKEN_NOTE} {said})" if said else ""

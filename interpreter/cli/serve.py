@@ -8,10 +8,22 @@ from __future__ import annotations
 import sys
 
 from ..diagnostics import UserError
-from . import plaintext
+from . import plaintext, screen
 from .play import SAVE_HOLDS, _new, _resume
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WIDTH = 100                 # the prose is wrapped to it; a link is never cut (it stands on its own line)
+
+
+def link_lines(labelled: list[tuple[str, str]]) -> list[str]:
+    """Each link on its own line under its label, so a terminal never breaks a URL in two (a broken one
+    does not open when clicked)."""
+    return [line for label, link in labelled for line in (f"  {label}:", f"    {link}")]
+
+
+def _say(line: str, file=None) -> None:
+    for part in screen.wrap(line, WIDTH):
+        print(part, file=file)
 
 
 def add_parser(sub, game_help: str, table_args) -> None:
@@ -47,17 +59,18 @@ def cmd_serve(args) -> int:
     table = WebTable(session, kinds, agents, save=args.save, log=args.log)
     host = f"[{args.host}]" if ":" in args.host else args.host
     base = f"http://{host}:{args.port}/#t="
-    for line in plaintext.header(session, plaintext.seats_text(session, kinds), seed_shown=False):
+    for line in plaintext.header(session, plaintext.seats_text(session, kinds), seed_shown=False,
+                                 kept_in=args.save or args.load):
+        _say(line)
+    labelled = [(session.state.names[seat], f"{base}{table.tokens[seat]}") for seat in table.humans]
+    for line in link_lines(labelled + [("spectator (what every seat sees)", f"{base}{table.tokens[SPECTATOR]}")]):
         print(line)
-    for seat in table.humans:
-        print(f"  {session.state.names[seat]}: {base}{table.tokens[seat]}")
-    print(f"  spectator (what every seat sees): {base}{table.tokens[SPECTATOR]}")
     print("Give each player their own link only: it is their seat, hidden cards included.")
     if args.save:
-        print(f"saving to {args.save} after every decision;" + SAVE_HOLDS.replace("  it holds", " it holds"))
+        _say(f"saving to {args.save} after every decision;" + SAVE_HOLDS.replace("  it holds", " it holds"))
     if args.host not in LOOPBACK:
-        print(f"rulecraft: warning: listening on {args.host}, not 127.0.0.1: other machines can reach this "
-              "table (the links are its only lock, and they travel unencrypted over plain HTTP)", file=sys.stderr)
+        _say(f"rulecraft: warning: listening on {args.host}, not 127.0.0.1: other machines can reach this "
+             "table (the links are its only lock, and they travel unencrypted over plain HTTP)", file=sys.stderr)
     sys.stdout.flush()
     table.start()
     config = uvicorn.Config(make_app(table), host=args.host, port=args.port, log_level="warning",
