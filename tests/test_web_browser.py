@@ -58,11 +58,12 @@ def test_two_people_and_an_agent_play_blackmore_in_a_browser(tmp_path):
                                "--agents", "human,human,random", "--seed", "11", "--port", str(port),
                                "--log", str(log)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        links = {}
-        for line in server.stdout:
-            found = re.match(r"\s+(Player \d|spectator)\b.*?: (http://\S+)", line)
-            if found:
-                links[found[1]] = found[2]
+        links, label = {}, None
+        for line in server.stdout:          # each link on its own line, after its label ("  Player 1:")
+            if label and re.fullmatch(r"    http://\S+", line.rstrip("\n")):
+                links[label] = line.strip()
+            found = re.match(r"  (Player \d|spectator)\b.*:$", line.rstrip("\n"))
+            label = found[1] if found else None
             if line.startswith("Give each player"):
                 break
         assert set(links) == {"Player 1", "Player 2", "spectator"}, links
