@@ -276,3 +276,36 @@ def test_a_card_named_then_put_back_at_once_is_named_in_the_label(rules_file):
                 assert told[3 + k] == f"Player {k + 1}: {name}"
         rnd = random.Random(seed)
         P.play_checked(game.program, 3, dict(game._options), seed, rnd.randrange)
+
+
+PEEKING_PROMPT = '''game "Peek"
+players 2
+import cards
+card Chip(n: 1..6) named "chip {n}"
+cards chips = [Chip(n) for n in 1..6]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+rule setup:
+    move chips to bag
+    shuffle bag
+    for p in players:
+        deal(2, bag, p.hand)
+rule play:
+    for p in players:
+        p chooses c in p.hand prompt "Your rival holds {next_player(p).hand}: which one?" as "drop {c}":
+            move c to bag
+'''
+
+
+def test_the_leak_property_reads_a_decisions_prompt(tmp_path):
+    """A prompt is told to its chooser: one that names the rival's hidden hand is a leak, caught."""
+    from rulecraft.loader import load_file
+    fair = tmp_path / "fair.rules"
+    fair.write_text(PEEKING_PROMPT.replace("{next_player(p).hand}", "two chips"))
+    leaky = tmp_path / "leaky.rules"
+    leaky.write_text(PEEKING_PROMPT)
+    for seed in range(6):
+        P.play_checked(load_file(fair), 2, {}, seed, random.Random(seed).randrange)
+    with pytest.raises(P.PropertyFailure, match="told only what it may know"):
+        for seed in range(6):
+            P.play_checked(load_file(leaky), 2, {}, seed, random.Random(seed).randrange)

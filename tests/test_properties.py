@@ -183,16 +183,9 @@ def test_a_copy_played_on_leaves_the_original_alone(blackmore, n, seed, data):
 
 
 # ------------------------------------------------------------------ views
-def hidden_instances(program, n, viewer):
-    """Zone instances whose cards the viewer may not see, by each zone's `seen by`."""
-    out = []
-    for z in program.zones:
-        owners = range(n) if z.owner == "player" else [None]
-        for k in owners:
-            inst = z.base + (k or 0)
-            if z.seen == "nobody" or (z.seen == "owner" and k != viewer):
-                out.append(inst)
-    return out
+def hidden_instances(m, viewer):
+    """Zone instances whose cards the viewer may not see now: by each zone's `seen by`, and by any `show`/`hide` since."""
+    return [i for i in range(len(m.zones)) if not views.can_see(m, i, viewer)]
 
 
 def reshuffle(m, instances, order):
@@ -217,7 +210,7 @@ def test_a_view_does_not_change_when_hidden_cards_are_reshuffled(blackmore, n, s
     m = s.state
     for viewer in range(n):
         seen = views.view(m, viewer)
-        instances = hidden_instances(blackmore, n, viewer)
+        instances = hidden_instances(m, viewer)
         count = sum(len(m.zones[i]) for i in instances)
         order = data.draw(st.permutations(range(count)), label="reshuffle")
         other = m.copy()

@@ -250,3 +250,40 @@ def test_three_sisters_garden_action_is_asked_truly(capsys, monkeypatch):
     assert "   6. water zone 5" in " ".join(asked[0])
     labels = [f"plant corn {k} in zone 5" for k in range(1, 5)] + ["plant pumpkin 1 in zone 5", "water zone 5"]
     assert not any(line.endswith("…") for line in screen.option_lines(labels, 100))
+
+
+def test_a_score_breakdown_names_no_card_the_seat_may_not_see(tmp_path):
+    """A breakdown lists the cards a score adds; one in a zone seen by nobody is counted, not named,
+    unless the game shows it (Blackmore turns its won cards over at the end)."""
+    import random
+    from rulecraft.cli import plaintext
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load, load_file
+    rules = tmp_path / "hidden.rules"
+    rules.write_text('''game "Hidden piles"
+players 2
+card Chip(n: 1..4) named "chip {n}"
+cards chips = [Chip(n) for n in 1..4]
+zone pile of Chip
+zone won of Chip per player, seen by nobody
+rule setup:
+    move chips to pile
+rule play:
+    for p in players:
+        p chooses c in pile as "take {c}":
+            move c to p.won
+score p: Player = sum(c.n for c in p.won)
+''')
+    session = Session.start(load_file(rules), str(rules), 2, seed=1)
+    while not session.over:
+        session.take(session.legal()[0].id)
+    assert "chip 1" in "".join(plaintext.score_parts_lines(session))          # everything, for a referee
+    for viewer in (0, 1):
+        lines = plaintext.score_parts_lines(session, viewer=viewer)
+        assert "chip" not in "".join(lines) and "1 card not shown" in lines[1], lines
+    blackmore = Session.start(load("blackmore"), "blackmore", 3, seed=1)
+    rng = random.Random(1)
+    while not blackmore.over:
+        options = blackmore.legal()
+        blackmore.take(options[rng.randrange(len(options))].id)
+    assert "not shown" not in "".join(plaintext.score_parts_lines(blackmore, viewer=0))

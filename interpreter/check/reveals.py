@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..ir import nodes as ir
-from ..ir import types as T
+from ..ir.hidden import reads_hidden
 
 
 def chance_in_shown_things(prog: ir.Program) -> list[Diagnostic]:
@@ -84,7 +84,7 @@ def shows_on_secrets(prog: ir.Program) -> list[Diagnostic]:
                 conds, bodies = [n.cond], [n.body]
             else:
                 continue
-            if not _reads_hidden_beyond_counts(prog, tuple(conds)):
+            if not reads_hidden(prog, tuple(conds), counts_public=True):
                 continue
             for x in ir.walk(tuple(bodies)):
                 if isinstance(x, ir.Show) and id(x.span) not in warned:
@@ -94,27 +94,3 @@ def shows_on_secrets(prog: ir.Program) -> list[Diagnostic]:
                                           "show or hide whatever the hidden cards are, or tell it with `say to`",
                                           "warning"))
     return out
-
-
-def _reads_hidden_beyond_counts(prog: ir.Program, nodes) -> bool:
-    """reads_hidden, where how many cards a zone holds (`size`, `empty`) is public."""
-    hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}
-    secret_slots = {v.slot for v in prog.vars if v.seen != "all" or v.slot in prog.shown_vars}
-    todo, seen_defs = [nodes], set()
-    while todo:
-        here = todo.pop()
-        counted = {id(x) for n in ir.walk(here)
-                   if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty")
-                   and isinstance(getattr(n.args[0], "type", None), T.ZoneT)
-                   for x in ir.walk(n.args)}
-        for n in ir.walk(here):
-            if id(n) in counted:
-                continue
-            if isinstance(n, ir.Zone) and n.zone in hidden_zones:
-                return True
-            if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in secret_slots:
-                return True
-            if isinstance(n, ir.DefCall) and n.name not in seen_defs:
-                seen_defs.add(n.name)
-                todo.append(prog.defs[n.name].body)
-    return False

@@ -5,7 +5,7 @@ names) or from the engine's generic view; nothing here knows any game.
 """
 from __future__ import annotations
 
-from ..engine import observe, outcomes
+from ..engine import observe, outcomes, views
 from ..engine.limits import decision_limit, past_limit
 from . import terminal
 
@@ -126,11 +126,12 @@ def result_lines(session) -> list[str]:
     return lines
 
 
-def score_parts_lines(session, width: int | None = None) -> list[str]:
+def score_parts_lines(session, width: int | None = None, viewer=None) -> list[str]:
     """What each final score is made of (compile.scoreparts): "Player 1  35 = garden points 26 + shed
     points 9", or the elements a `sum(… for x in L)` adds ("Blue 7 + Black 8", a value not in the
     element's name written beside it), wrapped to `width` between parts. Nothing for a game whose
-    score has one part."""
+    score has one part. As `viewer` (a seat, observe.PUBLIC, or None for everything) may see it: a
+    card lying where the viewer may not look, or a part read from such things, is not named."""
     m, program = session.state, session.program
     parts = getattr(program, "score_parts", ())
     if m.result is None or not parts:
@@ -140,12 +141,21 @@ def score_parts_lines(session, width: int | None = None) -> list[str]:
     for seat, name in enumerate(m.names):
         items = []
         for part in parts:
-            if part.each is None:
+            if part.hidden and viewer is not None:
+                items.append((part.sign, f"{part.name or _written(program, part.span)} (not shown)"))
+            elif part.each is None:
                 items.append((part.sign, f"{part.name or _written(program, part.span)} {part.value(m, seat)}"))
-                continue
-            for element in part.value(m, seat):
-                text, value = part.shown(m, element), part.each(m, seat, element)
-                items.append((part.sign, text if str(value) in text.split() else f"{text} ({value})"))
+            else:
+                unseen = 0
+                for element in part.value(m, seat):
+                    place = m.where[element] if part.cards else -1
+                    if part.cards and viewer is not None and (place < 0 or not views.can_see(m, place, viewer)):
+                        unseen += 1
+                        continue
+                    text, value = part.shown(m, element), part.each(m, seat, element)
+                    items.append((part.sign, text if str(value) in text.split() else f"{text} ({value})"))
+                if unseen:
+                    items.append((part.sign, f"{unseen} card{'s' if unseen > 1 else ''} not shown"))
         line = f"  {name.ljust(width)}  {m.result[0][seat]:>4} = "
         indent = " " * len(line)
         if not items:

@@ -218,7 +218,7 @@ class _Game:
         self._print_news(None, self._size()[0])
         plaintext.print_result(self.session)
         width, _height = self._size()
-        for line in plaintext.score_parts_lines(self.session, width):
+        for line in plaintext.score_parts_lines(self.session, width, self.account.viewer):
             for part in screen.wrap(line, width):
                 print(part)
         if self.args.log:

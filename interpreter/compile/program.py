@@ -169,6 +169,8 @@ class ScorePart:
     value: object              # function (state, player) -> the term's value, or the elements added
     each: object = None        # for elements: function (state, player, element) -> what it adds
     shown: object = None       # for elements: function (state, element) -> its text
+    cards: bool = False        # the elements are cards: each is named to the seats that see where it lies
+    hidden: bool = False       # otherwise, its value reads what some seat may not see (ir.hidden.reads_hidden)
 
 
 @slotclasses.define(eq=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..ir import nodes as ir
 from ..ir import types as T
+from ..ir.hidden import reads_hidden
 from .program import ScorePart
 
 
@@ -19,7 +20,8 @@ def score_parts(compiler) -> tuple:
         return ()
     terms = _terms(node, 1)
     if len(terms) > 1:
-        return tuple(ScorePart(_name(term), term.span, sign, compiler.scoring(term, "a part of the score"))
+        return tuple(ScorePart(_name(term), term.span, sign, compiler.scoring(term, "a part of the score"),
+                               hidden=reads_hidden(compiler.prog, term))
                      for sign, term in terms)
     comp = node.args[0] if isinstance(node, ir.BuiltinCall) and node.name == "sum" and len(node.args) == 1 else None
     if not (isinstance(comp, ir.Comprehension) and len(comp.fors) == 1):
@@ -32,8 +34,9 @@ def score_parts(compiler) -> tuple:
     name = compiler.ns.fresh("E")
     value = compiler.ns.define(name, f"def {name}(m, v0, v{loop.slot}):",
                                compiler.x.statements.def_lines(comp.element, comp.span), "a part of the score", comp.span)
+    cards = isinstance(elem, T.CardT)
     return (ScorePart(None, comp.span, 1, compiler.scoring(listed, "the parts of the score"), value,
-                      compiler.layout.formatter(elem)),)
+                      compiler.layout.formatter(elem), cards, not cards and reads_hidden(compiler.prog, comp)),)
 
 
 def _terms(node, sign: int) -> list:

@@ -9,14 +9,22 @@ from . import nodes as ir
 from . import types as T
 
 
-def reads_hidden(prog: ir.Program, nodes) -> bool:
+def reads_hidden(prog: ir.Program, nodes, counts_public: bool = False) -> bool:
     """Do these expressions read what some seat may not see: a zone not seen by all, or a variable
-    whose value not all see — directly or through the defs they call?"""
+    whose value not all see — directly or through the defs they call? With `counts_public`, how many
+    cards a zone holds (`size`, `empty`) is not hidden (a zone's size is public)."""
     hidden_zones = {z.name for z in prog.zones if z.seen != "all" or prog.changes_seen}   # (`hide` hides any)
     secret_slots = {v.slot for v in prog.vars if v.seen != "all" or v.slot in prog.shown_vars}
     todo, seen_defs = [nodes], set()
     while todo:
-        for n in ir.walk(todo.pop()):
+        here = todo.pop()
+        counted = {id(x) for n in ir.walk(here)
+                   if isinstance(n, ir.BuiltinCall) and n.name in ("size", "empty")
+                   and isinstance(getattr(n.args[0], "type", None), T.ZoneT)
+                   for x in ir.walk(n.args)} if counts_public else ()
+        for n in ir.walk(here):
+            if id(n) in counted:
+                continue
             if isinstance(n, ir.Zone) and n.zone in hidden_zones:
                 return True
             if isinstance(n, (ir.Var, ir.OwnedVar)) and n.slot in secret_slots:

@@ -277,6 +277,8 @@ class _Told:
             end = self.encoder.size + self.encoder.memory_size + HISTORY_WIDTH * (len(steps) - 2) + 2
             tensor[end] = 0.0
         o["tensor"] = tensor
+        s = self.session            # the question a decision asks (`prompt`) is told to its chooser
+        o["prompt"] = s.prompt() if not s.over and s.to_move == self.viewer else None
         return o
 
 

@@ -96,7 +96,7 @@ class WebTable:
                 "prompt": s.prompt() if turn else None,
                 "over": s.over,
                 "result": plaintext.result_lines(s) if s.over else [],
-                "score_parts": plaintext.score_parts_lines(s) if s.over else [],
+                "score_parts": plaintext.score_parts_lines(s, viewer=viewer) if s.over else [],
                 "stopped": self.stopped,
             }
             return out
