@@ -7,6 +7,7 @@ plays the decisions by their labels, as a player would.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -385,3 +386,21 @@ def test_player_counts(blackmore):
     for n in (1, 7):
         with pytest.raises(UserError):
             Session.start(blackmore, "blackmore", n)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_won_piles_stay_face_down_until_every_hand_is_empty(blackmore, players):
+    """Completion 8 turns the won piles over at the end only: through the final stage they stay hidden
+    (a reproducer: the piles were once shown at every contest of the final stage)."""
+    from helpers import zone_instance
+    from rulecraft.engine import views
+    rnd = random.Random(players)
+    for seed in range(5):
+        s = start(blackmore, players, seed=seed)
+        while not s.over:
+            for owner in range(players):
+                pile = zone_instance(blackmore, "won", owner)
+                assert not any(views.can_see(s.state, pile, viewer) for viewer in range(players) if viewer != owner)
+            s.take(rnd.choice(s.legal()).id)
+        assert all(views.can_see(s.state, zone_instance(blackmore, "won", o), v)
+                   for o in range(players) for v in range(players))
