@@ -9,7 +9,7 @@ the rule, file and line (see engine.machine).
 """
 from __future__ import annotations
 
-from ..runtime.errors import StepBudgetSpent
+from ..runtime.errors import RuleFailure, StepBudgetSpent
 from ..runtime.helpers import HELPERS
 from .codecache import CodeCache
 from .written import Atom, Constant
@@ -29,6 +29,7 @@ class Namespace:
         self.env: dict = dict(HELPERS)
         self.env["__builtins__"] = dict(SAFE_BUILTINS)
         self.env["StepBudgetSpent"] = StepBudgetSpent
+        self.env["RuleFailure"] = RuleFailure   # a `say` that fails is told, not raised (StatementGen.nat_Say)
         self.env["Exception"] = Exception     # a def computed first that fails (ExprGen.compute_first)
         self.const_names: dict = {}
         self.keep: list = []          # constants stay alive, so their ids stay unique

@@ -342,13 +342,20 @@ class StatementGen(LoopGen):
         out.append((ind, f"rt_show(m, {index}, rt_seats(m, {owner}, {kind!r}, {who}), {s.shown})", s.span))
 
     def nat_Say(self, s, out, ind):
-        if s.to is None:
-            audience = "None"
-        else:
-            audience = f"rt_told(m, {self.x.src(s.to)}, {s.to.type is T.TEAM})"
-        out.append((ind, f"if m.sink is not None: rt_said_or_failed(m, lambda: {audience}, "
-                         f"lambda: {self.x.segments(s.text)})", s.span))
         # computed only when shown, so its failure (the step budget too) is told and does not stop the game
+        # (runtime.rt_say_failed); caught here, not in a helper given lambdas, which would make cells of
+        # the locals they read
+        out.append((ind, "if m.sink is not None:", s.span))
+        if s.to is None:
+            told = "None"
+        else:
+            told = "_told"
+            out.append((ind + 1, "_told = rt_UNSET", s.span))
+        out.append((ind + 1, "try:", s.span))
+        if s.to is not None:
+            out.append((ind + 2, f"_told = rt_told(m, {self.x.src(s.to)}, {s.to.type is T.TEAM})", s.span))
+        out.append((ind + 2, f"rt_said(m, {told}, {self.x.segments(s.text)})", s.span))
+        out.append((ind + 1, f"except RuleFailure as _e: rt_say_failed(m, {told}, _e)", s.span))
 
     def nat_CallRule(self, s, out, ind):
         args = ", ".join(["m"] + [self.x.src(a) for a in s.args])

@@ -378,7 +378,7 @@ def rt_seg_cards(m, cards, hidden):
 
 class CheckedNarration(list):
     """A narration sink that lets a failing narration stop the game (rulecraft test, scenarios): elsewhere
-    a narration that fails is told as failing and the game goes on (rt_said_or_failed)."""
+    a narration that fails is told as failing and the game goes on (rt_say_failed)."""
 
 
 class ShownLog(CheckedNarration):
@@ -452,19 +452,17 @@ def rt_said(m, audience, segments):
     m.sink.append(("say", audience, seal(m, segments)))
 
 
-def rt_said_or_failed(m, audience, text):
-    """`say` of a text whose computing may fail, when someone listens (`audience` and `text` compute them).
-    A narration is computed only when shown, so its failure cannot stop the game (`run -q` would play on):
-    its audience is told it failed, and the game goes on, as it does unshown. `rulecraft test` and
-    scenarios (a CheckedNarration sink) raise the failure, so it is found."""
-    try:
-        told = audience()
-        m.sink.append(("say", told, seal(m, text())))
-    except RuleFailure as e:
-        if isinstance(m.sink, CheckedNarration):
-            raise
-        if "told" in locals():
-            m.sink.append(("say", told, (f"(a narration fails here: {e})",)))
+def rt_say_failed(m, told, error):
+    """A `say` whose text (or audience) failed to compute while someone listens. A narration is computed
+    only when shown, so its failure cannot stop the game (`run -q` would play on): its audience, if it
+    was computed (else `rt_UNSET`), is told it failed, and the game goes on, as it does unshown.
+    `rulecraft test` and scenarios (a CheckedNarration sink) raise the failure, so it is found.
+    (The generated `say` catches the failure in line, not through a helper taking lambdas: a lambda
+    would turn the locals it reads into cells, slower to read everywhere in the rule's function.)"""
+    if isinstance(m.sink, CheckedNarration):
+        raise error
+    if told is not rt_UNSET:
+        m.sink.append(("say", told, (f"(a narration fails here: {error})",)))
 
 
 def rt_no_option(m, who):

@@ -259,7 +259,10 @@ def B19(m, fr, v4, choose):
                 _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
                 if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
             v6 = _b10
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             _l18 = K21[m.n]; m.ticks -= len(_l18)
             if m.ticks < 0: raise StepBudgetSpent()
             for v9 in _l18:
@@ -420,7 +423,10 @@ def B20(m, fr, choose):
                 _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
                 if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
             v6 = _b10
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             _l18 = K21[m.n]; m.ticks -= len(_l18)
             if m.ticks < 0: raise StepBudgetSpent()
             for v9 in _l18:
@@ -568,7 +574,10 @@ def W4(m, fr, choose):
                 _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
                 if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
             v6 = _b10
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             _l18 = K21[m.n]; m.ticks -= len(_l18)
             if m.ticks < 0: raise StepBudgetSpent()
             for v9 in _l18:

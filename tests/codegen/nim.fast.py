@@ -42,7 +42,10 @@ def B4(m, fr, v0, choose):
         if pc == -1:
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -64,7 +67,10 @@ def B4(m, fr, v0, choose):
                 v0 = _a + 1
                 pc = 3; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 0:
             m.vars[2] = rt_random(m, K0[m.n], K1)
@@ -90,12 +96,18 @@ def B4(m, fr, v0, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 1:
             m.ticks -= 1
@@ -120,12 +132,18 @@ def B4(m, fr, v0, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 2:
             _ids = []
@@ -139,7 +157,10 @@ def B4(m, fr, v0, choose):
                 if ((m.vars[1]) > (0)):
                     pc = 2; continue
                 else:
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                     return False
             _ids = tuple(_ids)
             _who = m.vars[2]
@@ -153,7 +174,10 @@ def B4(m, fr, v0, choose):
             v0 = _a + 1
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -161,12 +185,18 @@ def B4(m, fr, v0, choose):
             if ((m.vars[1]) > (0)):
                 pc = 2; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 3:
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -189,7 +219,10 @@ def B4(m, fr, v0, choose):
                 v0 = _a + 1
                 pc = 3; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 4:
             if ((m.vars[1]) > (0)):
@@ -214,13 +247,22 @@ def B4(m, fr, v0, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 pc = 4; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 5:
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             return False
 
 
@@ -252,12 +294,18 @@ def B5(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 0:
             m.vars[2] = rt_random(m, K0[m.n], K1)
@@ -283,12 +331,18 @@ def B5(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 1:
             m.ticks -= 1
@@ -313,12 +367,18 @@ def B5(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 2:
             _ids = []
@@ -332,7 +392,10 @@ def B5(m, fr, choose):
                 if ((m.vars[1]) > (0)):
                     pc = 2; continue
                 else:
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                     return False
             _ids = tuple(_ids)
             _who = m.vars[2]
@@ -346,7 +409,10 @@ def B5(m, fr, choose):
             v0 = _a + 1
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -354,12 +420,18 @@ def B5(m, fr, choose):
             if ((m.vars[1]) > (0)):
                 pc = 2; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 3:
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -382,7 +454,10 @@ def B5(m, fr, choose):
                 v0 = _a + 1
                 pc = 3; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 4:
             if ((m.vars[1]) > (0)):
@@ -407,13 +482,22 @@ def B5(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 pc = 4; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 5:
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             return False
 
 
@@ -445,12 +529,18 @@ def W0(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 1:
             m.ticks -= 1
@@ -475,12 +565,18 @@ def W0(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 if ((m.vars[1]) > (0)):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 2:
             _ids = []
@@ -494,7 +590,10 @@ def W0(m, fr, choose):
                 if ((m.vars[1]) > (0)):
                     pc = 2; continue
                 else:
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                     return False
             _ids = tuple(_ids)
             _who = m.vars[2]
@@ -508,7 +607,10 @@ def W0(m, fr, choose):
             v0 = _a + 1
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -516,12 +618,18 @@ def W0(m, fr, choose):
             if ((m.vars[1]) > (0)):
                 pc = 2; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 3:
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -544,7 +652,10 @@ def W0(m, fr, choose):
                 v0 = _a + 1
                 pc = 3; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 4:
             if ((m.vars[1]) > (0)):
@@ -569,13 +680,22 @@ def W0(m, fr, choose):
                 v0 = _a + 1
                 m.vars[1] -= v0
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 pc = 4; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 5:
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             return False
 
 

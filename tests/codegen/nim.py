@@ -42,7 +42,10 @@ def B4(m, fr, v0):
         if pc == -1:
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             m.ticks -= 1
@@ -58,7 +61,10 @@ def B4(m, fr, v0):
                     return True
                 pc = 4; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 0:
             m.vars[2] = rt_random(m, K0[m.n], K1)
@@ -86,7 +92,10 @@ def B4(m, fr, v0):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             pc = 1; continue
         if pc == 5:
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             return False
 
 
@@ -112,7 +121,10 @@ def B5(m, fr):
                     m.vars[2] = ((m.vars[2]) + 1) % m.n
                 pc = 1; continue
             else:
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
         if pc == 0:
             m.vars[2] = rt_random(m, K0[m.n], K1)
@@ -140,7 +152,10 @@ def B5(m, fr):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             pc = 1; continue
         if pc == 5:
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             return False
 
 
@@ -174,7 +189,10 @@ def W0(m, fr):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n
             pc = 1; continue
         if pc == 5:
-            if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K13(m, m.vars[2]), K14, ))
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
             return False
 
 

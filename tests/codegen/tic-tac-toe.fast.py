@@ -119,7 +119,10 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -157,7 +160,10 @@ def B16(m, fr, v2, choose):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K22(m, v0), K23, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                 v0 = ((v0) + 1) % m.n
                 m.ticks -= 1
                 if m.ticks < 0: raise StepBudgetSpent()
@@ -187,7 +193,10 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -207,7 +216,10 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -225,7 +237,10 @@ def B16(m, fr, v2, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -280,7 +295,10 @@ def B17(m, fr, choose):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K22(m, v0), K23, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                 v0 = ((v0) + 1) % m.n
                 m.ticks -= 1
                 if m.ticks < 0: raise StepBudgetSpent()
@@ -310,7 +328,10 @@ def B17(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -330,7 +351,10 @@ def B17(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -348,7 +372,10 @@ def B17(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -397,7 +424,10 @@ def W0(m, fr, choose):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K22(m, v0), K23, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                 v0 = ((v0) + 1) % m.n
                 m.ticks -= 1
                 if m.ticks < 0: raise StepBudgetSpent()
@@ -427,7 +457,10 @@ def W0(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -447,7 +480,10 @@ def W0(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -465,7 +501,10 @@ def W0(m, fr, choose):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()

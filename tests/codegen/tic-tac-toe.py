@@ -119,7 +119,10 @@ def B16(m, fr, v2):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -169,7 +172,10 @@ def B16(m, fr, v2):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             pc = 1; continue
         if pc == 5:
@@ -205,7 +211,10 @@ def B17(m, fr):
                 if _a15:
                     m.vars[1] = ((v0) + 1)
                     if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                    if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                    if m.sink is not None:
+                        try:
+                            rt_said(m, None, (K22(m, v0), K23, ))
+                        except RuleFailure as _e: rt_say_failed(m, None, _e)
                 v0 = ((v0) + 1) % m.n
                 pc = 1; continue
             else:
@@ -243,7 +252,10 @@ def B17(m, fr):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             pc = 1; continue
         if pc == 5:
@@ -290,7 +302,10 @@ def W0(m, fr):
             if _a15:
                 m.vars[1] = ((v0) + 1)
                 if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None: rt_said_or_failed(m, lambda: None, lambda: (K22(m, v0), K23, ))
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K22(m, v0), K23, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
             v0 = ((v0) + 1) % m.n
             pc = 1; continue
         if pc == 5:

@@ -94,3 +94,21 @@ def test_ray_starts_privately_whatever_cluster_file_is_left(tmp_path):
                                "--backend", "ray", "--json", cwd=tmp_path, env=env, wall=180, cpu=60, memory=None)
     assert code == 0, err
     assert "simulate: Ray: a private local Ray with 2 CPUs" in err
+
+
+def test_a_failing_narration_to_one_seat_is_told_to_that_seat_alone(tmp_path):
+    """`say to p` whose text fails: p is told it failed, the others nothing, and the game goes on (the
+    audience is computed before the text; the failure is caught in the generated code, no lambda)."""
+    from rulecraft.engine.session import Session
+    from rulecraft.loader import load
+    (tmp_path / "h.rules").write_text('game "Hostile"\nplayers 2\nvar n: Int = 0\nrule play:\n'
+                                      '    player(1) chooses k in 1..2 as "take {k}":\n'
+                                      '        say to player(2) "{10 / n}"\n        say "after"\n'
+                                      "score p: Player = 0\n")
+    s = Session.start(load(str(tmp_path / "h.rules")), "h", 2, seed=1)
+    s.take(s.legal()[0].id)
+    assert s.over
+    events = s.take_narration()
+    from rulecraft.engine import observe
+    assert observe.narration(events, 1) == ["(a narration fails here: division by zero)", "after"]
+    assert observe.narration(events, 0) == ["after"]
