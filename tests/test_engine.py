@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers import cards_in, get_var, placement_problems
 from rulecraft.runtime.errors import InternalError, RulesRuntimeError
@@ -205,6 +207,24 @@ def test_shuffle_is_a_permutation_and_depends_on_the_seed():
         assert sorted(items) == list(range(20))
         orders.add(tuple(items))
     assert len(orders) == 30
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 130))
+def test_shuffle_draws_as_one_splitmix64_output_at_a_time(seed, n):
+    """rng.shuffle computes its draws all at once (lanes of a big integer): the same permutation and
+    the same state after it as Fisher–Yates drawing next_u64 one at a time."""
+    class S:
+        rng = seed
+    m = S()
+    items = list(range(n))
+    rng.shuffle(m, items)
+    expected, state = list(range(n)), seed
+    for i in range(n - 1, 0, -1):
+        state, z = rng.next_u64(state)
+        j = z % (i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected
+    assert m.rng == state
 
 
 def test_same_seed_same_game_different_seed_different_game(rules_file):

