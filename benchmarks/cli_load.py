@@ -7,7 +7,7 @@ A: `python -m rulecraft run GAME -q --seed 1` (the game in the cache: one run fi
 B: `python -c "from rulecraft.loader import load; load(GAME)"`. Each a fresh process, taken in
 turns for `--rounds` rounds; the CPU time is the children's user + system time
 (resource.getrusage). Printed: the medians and the median of the per-round ratios A / B (the
-aim: <= 1.5), and which of lark, ruamel, rich and the checker the run imports (none should be).
+aim: <= 1.5), and which of lark, ruamel, rich, attrs and the checker the run imports (none should be).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import statistics
 import subprocess
 import sys
 
-HEAVY = ("lark", "ruamel", "rich", "rulecraft.check.checker", "rulecraft.syntax.parser")
+HEAVY = ("lark", "ruamel", "rich", "attrs", "rulecraft.check.checker", "rulecraft.syntax.parser")
 
 
 def cpu_of(argv: list[str]) -> float:
