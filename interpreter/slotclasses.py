@@ -2,8 +2,9 @@
 the load path; not to be confused with engine/records.py, the saved games and transcripts).
 
 What a load of a game needs (the typed IR, its types, spans and diagnostics, the compiled
-Program) is declared as attrs would declare it — annotated fields in order, defaults, `Factory`,
-frozen or not, compared by value or by identity — but made here, because `import attrs` alone
+Program), and what `rulecraft run` adds to it (engine.machine's Option, engine.session's Session
+and Decision, the agents' registry), is declared as attrs would declare it — annotated fields in
+order, defaults, `Factory`, frozen or not, compared by value or by identity — but made here, because `import attrs` alone
 costs a load about 15 ms (it imports inspect, typing, platform, threading) and attrs makes each
 class slowly. The syntax tree and the rest of rulecraft keep attrs; nothing here imports anything.
 
@@ -136,7 +137,8 @@ def _make(cls, is_frozen: bool, eq: bool, want_repr: bool):
     names = {f.name for f in own}
     all_fields = tuple([f for f in inherited if f.name not in names] + own)
     slotted = {f.name for f in inherited}
-    body["__slots__"] = tuple(f.name for f in own if f.name not in slotted) + (() if inherited else ("__weakref__",))
+    weak = any("__weakref__" in base.__dict__ for base in cls.__mro__[1:])    # a base has the slot (or a dict)
+    body["__slots__"] = tuple(f.name for f in own if f.name not in slotted) + (() if weak else ("__weakref__",))
     body.pop("__dict__", None)
     body.pop("__weakref__", None)
     body["__record_fields__"] = all_fields

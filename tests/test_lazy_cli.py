@@ -1,17 +1,19 @@
 """A warm `rulecraft run GAME -q` imports only what it uses (issue 25 item 6): with the game in the
-cache, no parser (lark), no YAML (ruamel), no rich and no checker. benchmarks/cli_load.py times it."""
+cache, no parser (lark), no YAML (ruamel), no rich, no checker and no attrs (the records on its path are
+slotclasses). benchmarks/cli_load.py times it."""
 from __future__ import annotations
 
 import subprocess
 import sys
 
-HEAVY = ("lark", "ruamel", "rich", "rulecraft.check.checker", "rulecraft.syntax.parser", "rulecraft.validate")
+HEAVY = ("lark", "ruamel", "rich", "attr", "attrs", "rulecraft.check.checker", "rulecraft.syntax.parser",
+         "rulecraft.validate")
 
 PROBE = """
 import sys
 from rulecraft.cli.main import main
 code = main(sys.argv[1:])
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("lark", "ruamel", "rich") or
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("lark", "ruamel", "rich", "attr", "attrs") or
                m.startswith(("rulecraft.check.checker", "rulecraft.syntax.parser", "rulecraft.validate")))
 print("HEAVY", " ".join(heavy), "CODE", code)
 """
@@ -22,7 +24,7 @@ def _heavy_imports(*argv) -> str:
     return out.split("HEAVY", 1)[1].strip()
 
 
-def test_a_warm_quiet_run_imports_no_parser_yaml_rich_or_checker():
+def test_a_warm_quiet_run_imports_no_parser_yaml_rich_checker_or_attrs():
     _heavy_imports("run", "blackmore", "-q", "--seed", "2")            # the cache warm
     assert _heavy_imports("run", "blackmore", "-q", "--seed", "2") == "CODE 0"
 

@@ -89,3 +89,27 @@ def test_program_is_a_record_that_weak_references_work_with():
     assert "__weakref__" in Program.__slots__ or any("__weakref__" in getattr(b, "__slots__", ())
                                                      for b in Program.__mro__)
     weakref.ref(Bag("x"))
+
+
+def test_a_record_may_extend_a_plain_class():
+    """As engine.session's Session extends Table: the plain base already gives a dict and weak references
+    (a second `__weakref__` slot was a TypeError), and its class attributes stay defaults."""
+    import weakref
+
+    class Plain:
+        where = None
+
+        @property
+        def doubled(self):
+            return 2 * self.x
+
+    @slotclasses.define(eq=False)
+    class Record(Plain):
+        x: int
+        where: object = None
+
+    record = Record(3)
+    assert (record.doubled, record.where) == (6, None)
+    weakref.ref(record)
+    again = copy.deepcopy(Record(4, where="here"))
+    assert (again.x, again.where) == (4, "here")

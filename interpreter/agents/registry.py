@@ -8,24 +8,23 @@ for those that take them, settings after colons: `ismcts`, `mcts:iterations=800`
 from __future__ import annotations
 
 import hashlib
-from typing import Callable
+from collections.abc import Callable
 
-import attrs
-
+from .. import slotclasses
 from ..diagnostics import UserError
 from .basic import FirstLegalAgent, RandomAgent
 from .human import HumanAgent
 from .search import GreedyAgent, SearchAgent
 
 
-@attrs.frozen
+@slotclasses.frozen      # not attrs, nor typing: on `rulecraft run`'s path (slotclasses.py)
 class Setting:
     name: str
     parse: Callable[[str], object]      # text -> value; ValueError when it is not one
     about: str
 
 
-@attrs.frozen
+@slotclasses.frozen
 class AgentKind:
     name: str
     make: Callable[..., object]        # (the agent's own seed, **settings) -> an agent

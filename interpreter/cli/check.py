@@ -12,6 +12,13 @@ from .terminal import echo
 ERROR, HINT, OK = "bold red", "cyan", "green"
 
 
+def add_arguments(check) -> None:
+    check.description = (
+        "Parse and check each FILE, printing every error with its file:line:col. "
+        "Exit status 0 when all are clean, 1 otherwise.")
+    check.add_argument("files", metavar="FILE", nargs="+", help="a .rules file (or a bundled game name)")
+
+
 def show_diagnostics(text: str) -> None:
     """Rule-file diagnostics on standard error, their `error:` and `hint:` lines styled at a terminal."""
     for line in text.splitlines():

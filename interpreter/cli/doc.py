@@ -5,15 +5,16 @@ import sys
 from pathlib import Path
 
 from ..diagnostics import UserError
+from .arguments import GAME_HELP
 
 
-def add_parser(sub, game_help: str) -> None:
-    doc = sub.add_parser("doc", help="write a game's rules as a document (Markdown or HTML)", description=(
+def add_arguments(doc) -> None:
+    doc.description = (
         "Write a document of GAME generated from its rule file (merged with its base game and imports): "
         "title and players, options with their descriptions, components (cards, zones and who sees them, "
         "variables), the rules in order with their comments, scoring, invariants, the notes the file starts "
-        "with, and the scenarios as worked examples. Markdown on standard output unless --html or --out."))
-    doc.add_argument("game", metavar="GAME", help=game_help)
+        "with, and the scenarios as worked examples. Markdown on standard output unless --html or --out.")
+    doc.add_argument("game", metavar="GAME", help=GAME_HELP)
     doc.add_argument("--html", action="store_true", help="write one HTML page (with highlighted rules) instead")
     doc.add_argument("--out", "-o", metavar="FILE", help="write to FILE (.html implies --html)")
 

@@ -9,14 +9,14 @@ from ..diagnostics import RulesError, UserError
 from ..format import format_text
 
 
-def add_parser(sub) -> None:
-    fmt = sub.add_parser("fmt", help="lay out rule files in the one canonical way", description=(
+def add_arguments(fmt) -> None:
+    fmt.description = (
         "Rewrite each FILE (or every .rules file under a folder) in rulecraft's canonical layout: four "
         "spaces per block, one space between words, comments kept where they are, and the spellings of "
         "the language's style (`else if`, an option's help after its name). The formatter checks that "
         "the file still means the same. With --check or --diff "
         "nothing is written. Exit status 0 when every file is (or now is) formatted; with --check or "
-        "--diff, 1 when some file would change; 1 when a file does not parse."))
+        "--diff, 1 when some file would change; 1 when a file does not parse.")
     fmt.add_argument("files", metavar="FILE", nargs="+", help="a .rules file or a folder of them ('-': standard input)")
     fmt.add_argument("--check", action="store_true", help="only list the files that are not formatted")
     fmt.add_argument("--diff", action="store_true", help="only print how each file would change (a unified diff)")

@@ -9,14 +9,15 @@ shows in review.
 from __future__ import annotations
 
 from . import common
+from .arguments import GAME_HELP
 
 
-def add_parser(sub, game_help: str) -> None:
-    p = sub.add_parser("show", help="the Python a game's rules compile to, or their typed IR", description=(
+def add_arguments(p) -> None:
+    p.description = (
         "Print the Python module the rules of GAME compile to: the constants its functions share, then each "
         "function (a rule's blocks, its option labels, defs, scores) under a comment naming what it runs. "
-        "With --ir, the typed IR the rules check to instead: one node a line, its children indented."))
-    p.add_argument("game", metavar="GAME", help=game_help)
+        "With --ir, the typed IR the rules check to instead: one node a line, its children indented.")
+    p.add_argument("game", metavar="GAME", help=GAME_HELP)
     view = p.add_mutually_exclusive_group()
     view.add_argument("--python", action="store_true", help="the generated Python (the default)")
     view.add_argument("--ir", action="store_true", help="the typed IR, the compiler's input")

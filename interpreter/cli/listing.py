@@ -13,6 +13,14 @@ from ..loader import load_file
 from . import plaintext
 
 
+def add_arguments(lst) -> None:
+    lst.description = (
+        "List the games bundled with rulecraft: title, player counts and options (allowed values, default). "
+        "Variants outside the package (e.g. examples/ in a checkout) are listed when their files or "
+        "folders are given as PATH.")
+    lst.add_argument("paths", metavar="PATH", nargs="*", help="more .rules files or folders of them to list")
+
+
 def cmd_list(args) -> int:
     entries = [(name, path) for name, path in bundled_games().items()]
     for ref in args.paths:

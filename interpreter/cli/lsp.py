@@ -4,12 +4,12 @@ from __future__ import annotations
 from ..diagnostics import UserError
 
 
-def add_parser(sub) -> None:
-    sub.add_parser("lsp", help="a language server for editors (stdio; needs rulecraft[lsp])", description=(
+def add_arguments(p) -> None:
+    p.description = (
         "Run rulecraft's language server, speaking the Language Server Protocol over standard input and "
         "output: errors as you type, hover, go to definition, completion, document symbols and formatting "
         "for .rules files. Point your editor's LSP client at the command 'rulecraft lsp' (see docs/editors.md). "
-        "Needs the optional extra: pip install 'rulecraft[lsp]'."))
+        "Needs the optional extra: pip install 'rulecraft[lsp]'.")
 
 
 def cmd_lsp(args) -> int:

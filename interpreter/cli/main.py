@@ -10,14 +10,13 @@ import argparse
 import os
 import sys
 
+from ..diagnostics import RulesError, UserError
+from ..engine.machine import IllegalDecision
 from ..runtime.errors import RulesRuntimeError
+from .commands import BY_NAME, COMMANDS, add_arguments_of, runner_of
 from .terminal import echo, sanitized_output, set_colour
 
 ERROR = "bold red"
-from ..diagnostics import RulesError, UserError
-from ..engine.machine import IllegalDecision
-
-GAME_HELP = "a bundled game name (see 'rulecraft list') or the path to a .rules file"
 
 EPILOG = """\
 examples:
@@ -38,73 +37,23 @@ Run 'rulecraft COMMAND --help' for a command's options."""
 
 NO_COLOR_HELP = ("no colour or styles, even at a terminal (also: the NO_COLOR environment variable); "
                  "output to a pipe or a file is always plain")
-PLAYERS_HELP = ("number of players (default: the game's maximum, but at most 4 and at least its minimum; "
-                "with several --agents, one player per agent)")
-SEED_HELP = "seed for the game's chance and the agents' (default: a fresh one, printed in the header)"
-TABLE_SEED_HELP = ("seed for the game's chance and the agents' (default: a fresh one). Kept secret from the "
-                   "players: the header does not print it; a --save or --log file holds it")
-SET_HELP = "set a game option, e.g. --set wheel=ascending (repeatable; 'rulecraft list' shows the options)"
-COMMANDS = ("run", "play", "check", "list", "replay", "test", "simulate", "sweep", "tournament", "fmt", "lsp", "doc", "show", "serve")
-MODULES = {"list": "listing", "show": "generated"}   # a command whose module has another name
-
-
-def agents_help() -> str:
-    from ..agents.registry import described
-    return (f"agents by seat, comma-separated ({described()}); one name serves every seat; "
-            "settings after colons, e.g. ismcts:iterations=800:rollout=greedy (docs/simulating.md); "
-            "default random; each agent is seeded from the seed and its seat")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every command, or of the command `only` alone: a command's parser imports what its
-    options need (the agents' help, a test's settings), and `rulecraft run` of a cached game should
-    import no more than it uses."""
+    """The parser of every command in the table (cli/commands.py), or of the command `only` alone: a
+    command's parser imports its module and what its options need (the agents' help), and `rulecraft run`
+    of a cached game should import no more than it uses."""
     parser = argparse.ArgumentParser(
         prog="rulecraft", description="Board and card games written as .rules text files, run by one interpreter.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    want = (lambda name: True) if only is None else (lambda name: name == only)
-    if want("run"):
-        _add_run(sub)
-    if want("play"):
-        _add_play(sub)
-    if want("check"):
-        _add_check(sub)
-    if want("list"):
-        _add_list(sub)
-    if want("replay"):
-        _add_replay(sub)
-    if want("test"):
-        from .test import add_parser as add_test
-        add_test(sub, GAME_HELP, SET_HELP)
-    if want("simulate"):
-        from .simulate import add_parser as add_simulate
-        add_simulate(sub, GAME_HELP, SET_HELP, agents_help())
-    if want("sweep"):
-        from .sweep import add_parser as add_sweep
-        add_sweep(sub, GAME_HELP, SET_HELP, agents_help())
-    if want("tournament"):
-        from .tournament import add_parser as add_tournament
-        add_tournament(sub, GAME_HELP, SET_HELP)
-    if want("fmt"):
-        from .fmt import add_parser as add_fmt
-        add_fmt(sub)
-    if want("lsp"):
-        from .lsp import add_parser as add_lsp
-        add_lsp(sub)
-    if want("doc"):
-        from .doc import add_parser as add_doc
-        add_doc(sub, GAME_HELP)
-    if want("show"):
-        from .generated import add_parser as add_show
-        add_show(sub, GAME_HELP)
-    if want("serve"):
-        from .serve import add_parser as add_serve
-        add_serve(sub, GAME_HELP, lambda p: _table_args(p, TABLE_SEED_HELP))
-    for command in sub.choices.values():
-        command.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
+    for command in COMMANDS:
+        if only is None or command.name == only:
+            p = sub.add_parser(command.name, help=command.help)
+            add_arguments_of(command)(p)
+            p.add_argument("--no-color", action="store_true", help=NO_COLOR_HELP)
     return parser
 
 
@@ -120,87 +69,14 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _add_run(sub) -> None:
-    run = sub.add_parser("run", help="agents play a whole game", description=(
-        "Agents play GAME to the end. Prints the rules' narration and every decision in order, then the "
-        "final scores and the winner(s). The same seed, options and agents give the same output, byte for byte."))
-    run.add_argument("game", metavar="GAME", help=GAME_HELP)
-    _table_args(run)
-    run.add_argument("--log", metavar="FILE", help="write the game's transcript (YAML) to FILE, for 'rulecraft replay'")
-    run.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
-
-
-def _add_play(sub) -> None:
-    play = sub.add_parser("play", help="play interactively against agents", description=(
-        "Play GAME at the seat(s) given by --seat; agents take the other seats. Before each of your "
-        "decisions you see what happened since your last one, then only what your seat may see (lines marked » "
-        "changed), then numbered options: answer with a number, a label or the start of one. At the prompt you "
-        "may also type 'rules', 'view', 'log', 'undo', 'save FILE', 'quit' or 'help'."))
-    play.add_argument("game", metavar="GAME", nargs="?", help=GAME_HELP + " (not needed with --load)")
-    play.add_argument("--seat", metavar="K", help="your seat, 1-based (default 1); several: --seat 1,2; "
-                                                   "everyone at this keyboard (hot seat): --seat all")
-    _table_args(play, TABLE_SEED_HELP)
-    play.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (the whole game: "
-                      "it holds every seat's hidden cards and choices and the random generator's state)")
-    play.add_argument("--load", metavar="FILE", help="resume a game saved with --save or 'save FILE' "
-                      "(same seats and agents unless --seat/--agents say otherwise; add --save to keep saving)")
-    play.add_argument("--log", metavar="FILE", help="write the transcript to FILE when the game ends")
-    play.add_argument("--ask-forced", action="store_true", help=(
-        "ask even when a decision has one option only (by default it is taken for you, and said so; "
-        "at a hot seat it is always asked)"))
-
-
-def _add_check(sub) -> None:
-    check = sub.add_parser("check", help="parse and check rule files", description=(
-        "Parse and check each FILE, printing every error with its file:line:col. "
-        "Exit status 0 when all are clean, 1 otherwise."))
-    check.add_argument("files", metavar="FILE", nargs="+", help="a .rules file (or a bundled game name)")
-
-
-def _add_list(sub) -> None:
-    lst = sub.add_parser("list", help="bundled games and their options", description=(
-        "List the games bundled with rulecraft: title, player counts and options (allowed values, default). "
-        "Variants outside the package (e.g. examples/ in a checkout) are listed when their files or "
-        "folders are given as PATH."))
-    lst.add_argument("paths", metavar="PATH", nargs="*", help="more .rules files or folders of them to list")
-
-
-def _add_replay(sub) -> None:
-    replay = sub.add_parser("replay", help="replay a transcript and verify it", description=(
-        "Replay a transcript written by 'run --log' (or a save), checking every decision against the rules "
-        "and the recorded result; prints the game like 'run'. An illegal decision is reported by its number."))
-    replay.add_argument("file", metavar="FILE", help="the transcript (YAML)")
-    replay.add_argument("--game", metavar="GAME", help=(
-        "the game's rules (a bundled name or a .rules file), when they are not where the transcript says: a "
-        "transcript itself names only a bundled game or a file in its own folder or the current one"))
-    replay.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
-    replay.add_argument("--step", action="store_true", help=(
-        "walk the game decision by decision, showing the table before each one as the deciding player sees it "
-        "(waits for Enter between decisions when run at a terminal)"))
-    replay.add_argument("--omniscient", action="store_true", help="with --step: show everything, hidden cards included")
-    replay.add_argument("--all-options", action="store_true",
-                        help="with --step: list every option of each decision (by default the first 10)")
-    replay.add_argument("--seat", metavar="K", type=int, help="with --step: always show the table as seat K sees it")
-
-
-def _table_args(p, seed_help: str = SEED_HELP) -> None:
-    p.add_argument("--players", "-n", type=int, metavar="N", help=PLAYERS_HELP)
-    p.add_argument("--seed", "-s", type=int, metavar="S", help=seed_help)
-    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
-    p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help())
-
-
 def _command(name: str):
-    """The function of one command, importing its module only (MODULES: where it is not the command's name)."""
-    import importlib
-    module = importlib.import_module(f".{MODULES.get(name, name)}", __package__)
-    return getattr(module, f"cmd_{name}")
+    """The function that runs the command `name`, from its row in the table (importing its module only)."""
+    return runner_of(BY_NAME[name])
 
 
 def _error(message: str) -> int:
     echo(f"rulecraft: error: {message}", ERROR, stderr=True)
     return 1
-
 
 
 def main(argv=None) -> int:
@@ -216,7 +92,7 @@ def main(argv=None) -> int:
 def _main(argv) -> int:
     debug = os.environ.get("RULECRAFT_DEBUG") == "1"
     words = sys.argv[1:] if argv is None else list(argv)
-    only = words[0] if words and words[0] in COMMANDS else None
+    only = words[0] if words and words[0] in BY_NAME else None
     try:
         args = build_parser(only).parse_args(words)
     except SystemExit as e:                       # --help, or a usage error (exit 2)

@@ -24,6 +24,7 @@ from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..engine import observe, records, views
 from . import ahead, common, plaintext, rulesummary, screen, terminal
+from .arguments import GAME_HELP, TABLE_SEED_HELP, table_args
 
 HELP = [       # one entry a line, wrapped to the terminal when shown (screen.wrap_help)
     "Answer with an option's number, its text, or the start of its text (any case); several numbers "
@@ -50,6 +51,26 @@ COMMANDS = ("rules", "view", "show", "look", "log", "undo", "save", "quit", "exi
 LOG_LINES = 60
 CONSEQUENCE_LINES = 3       # the narration after a decision taken for the person kept on screen with it
 TITLE, CHANGED, NEWS_DECISION, NOTE = "bold", "yellow", "dim", "italic"
+
+
+def add_arguments(play) -> None:
+    play.description = (
+        "Play GAME at the seat(s) given by --seat; agents take the other seats. Before each of your "
+        "decisions you see what happened since your last one, then only what your seat may see (lines marked » "
+        "changed), then numbered options: answer with a number, a label or the start of one. At the prompt you "
+        "may also type 'rules', 'view', 'log', 'undo', 'save FILE', 'quit' or 'help'.")
+    play.add_argument("game", metavar="GAME", nargs="?", help=GAME_HELP + " (not needed with --load)")
+    play.add_argument("--seat", metavar="K", help="your seat, 1-based (default 1); several: --seat 1,2; "
+                                                   "everyone at this keyboard (hot seat): --seat all")
+    table_args(play, TABLE_SEED_HELP)
+    play.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision (the whole game: "
+                      "it holds every seat's hidden cards and choices and the random generator's state)")
+    play.add_argument("--load", metavar="FILE", help="resume a game saved with --save or 'save FILE' "
+                      "(same seats and agents unless --seat/--agents say otherwise; add --save to keep saving)")
+    play.add_argument("--log", metavar="FILE", help="write the transcript to FILE when the game ends")
+    play.add_argument("--ask-forced", action="store_true", help=(
+        "ask even when a decision has one option only (by default it is taken for you, and said so; "
+        "at a hot seat it is always asked)"))
 
 
 class Quit(Exception):

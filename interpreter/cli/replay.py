@@ -11,6 +11,24 @@ from . import common, plaintext, terminal
 OK, FAILED = "green", "bold red"
 
 
+def add_arguments(replay) -> None:
+    replay.description = (
+        "Replay a transcript written by 'run --log' (or a save), checking every decision against the rules "
+        "and the recorded result; prints the game like 'run'. An illegal decision is reported by its number.")
+    replay.add_argument("file", metavar="FILE", help="the transcript (YAML)")
+    replay.add_argument("--game", metavar="GAME", help=(
+        "the game's rules (a bundled name or a .rules file), when they are not where the transcript says: a "
+        "transcript itself names only a bundled game or a file in its own folder or the current one"))
+    replay.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
+    replay.add_argument("--step", action="store_true", help=(
+        "walk the game decision by decision, showing the table before each one as the deciding player sees it "
+        "(waits for Enter between decisions when run at a terminal)"))
+    replay.add_argument("--omniscient", action="store_true", help="with --step: show everything, hidden cards included")
+    replay.add_argument("--all-options", action="store_true",
+                        help="with --step: list every option of each decision (by default the first 10)")
+    replay.add_argument("--seat", metavar="K", type=int, help="with --step: always show the table as seat K sees it")
+
+
 def cmd_replay(args) -> int:
     data = records.read(args.file, args.game)
     name = args.file

@@ -6,6 +6,17 @@ from ..runtime.errors import RulesRuntimeError
 from ..diagnostics import UserError
 from ..agents.seat import act
 from . import common, plaintext
+from .arguments import GAME_HELP, table_args
+
+
+def add_arguments(run) -> None:
+    run.description = (
+        "Agents play GAME to the end. Prints the rules' narration and every decision in order, then the "
+        "final scores and the winner(s). The same seed, options and agents give the same output, byte for byte.")
+    run.add_argument("game", metavar="GAME", help=GAME_HELP)
+    table_args(run)
+    run.add_argument("--log", metavar="FILE", help="write the game's transcript (YAML) to FILE, for 'rulecraft replay'")
+    run.add_argument("--quiet", "-q", action="store_true", help="print only the final scores and winner(s)")
 
 
 def cmd_run(args) -> int:

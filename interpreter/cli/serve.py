@@ -9,6 +9,7 @@ import sys
 
 from ..diagnostics import UserError
 from . import plaintext, screen
+from .arguments import GAME_HELP, TABLE_SEED_HELP, table_args
 from .play import SAVE_HOLDS, _new, _resume
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -26,15 +27,15 @@ def _say(line: str, file=None) -> None:
         print(part, file=file)
 
 
-def add_parser(sub, game_help: str, table_args) -> None:
-    serve = sub.add_parser("serve", help="a web table: a link per player, agents in the other seats", description=(
+def add_arguments(serve) -> None:
+    serve.description = (
         "Start GAME at a web table and print one join link per person's seat (each with a long secret token) "
         "and a spectator link; agents play the other seats. Each page shows only what its seat may see and "
-        "updates live; reloading a link resumes its seat. See docs/web.md."))
-    serve.add_argument("game", metavar="GAME", nargs="?", help=game_help + " (not needed with --load)")
+        "updates live; reloading a link resumes its seat. See docs/web.md.")
+    serve.add_argument("game", metavar="GAME", nargs="?", help=GAME_HELP + " (not needed with --load)")
     serve.add_argument("--seat", metavar="K", help="the people's seats, 1-based: --seat 1,2 or --seat all "
                        "(default: the seats --agents names 'human', else seat 1)")
-    table_args(serve)
+    table_args(serve, TABLE_SEED_HELP)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this "
                        "machine only; another address lets the network in, and says so)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")

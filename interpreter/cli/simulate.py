@@ -16,18 +16,19 @@ from ..simulate import batch, metrics
 from ..engine import outcomes
 from ..simulate.games import Job, timeouts
 from . import common, progress
+from .arguments import GAME_HELP, SET_HELP, agents_help
 
 
-def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
-    p = sub.add_parser("simulate", help="play many games by agents and measure the rules", description=(
+def add_arguments(p) -> None:
+    p.description = (
         "Agents play GAME N times; prints each seat's win rate (with a 95 % interval), scores, game length, "
         "first-player advantage and design metrics (see docs/simulating.md). Each game's seed comes from "
-        "--seed and the game's number, so the figures are the same for any --workers or --backend."))
-    p.add_argument("game", metavar="GAME", help=game_help)
+        "--seed and the game's number, so the figures are the same for any --workers or --backend.")
+    p.add_argument("game", metavar="GAME", help=GAME_HELP)
     p.add_argument("-n", "--games", type=int, default=100, metavar="N", help="how many games (default 100)")
     p.add_argument("--players", "-p", type=int, metavar="P", help="number of players (default: as 'run' chooses)")
-    p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help)
-    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=set_help)
+    p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help())
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--workers", "-w", type=int, metavar="K",
                    help=f"worker processes (default: all cores, here {batch.default_workers()})")

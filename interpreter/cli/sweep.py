@@ -16,22 +16,23 @@ from ..engine import outcomes
 from ..simulate import batch
 from ..simulate import sweep as sw
 from . import common, progress
+from .arguments import GAME_HELP, SET_HELP, agents_help
 
 
-def add_parser(sub, game_help: str, set_help: str, agents_help: str) -> None:
-    p = sub.add_parser("sweep", help="play every setting of some options; which is best", description=(
+def add_arguments(p) -> None:
+    p.description = (
         "Agents play GAME N times at every combination of the --vary'd options, on the same seeds, and "
         "each setting's figures are set side by side with 95 % intervals; '*' marks a figure that differs "
         "significantly from the reference (the defaults with any --set): a paired bootstrap on the shared "
         "seeds, Holm-corrected for the number of settings. --target ranks the settings and stops clearly "
-        "worse ones early (racing); --skill measures whether thinking longer wins more (docs/simulating.md)."))
-    p.add_argument("game", metavar="GAME", help=game_help)
+        "worse ones early (racing); --skill measures whether thinking longer wins more (docs/simulating.md).")
+    p.add_argument("game", metavar="GAME", help=GAME_HELP)
     p.add_argument("--vary", metavar="NAME=VALUES", action="append", default=[], help=(
         "an option and its values: NAME=4..8, NAME=a,b,c or NAME=all (repeatable: every combination is played)"))
     p.add_argument("-n", "--games", type=int, default=100, metavar="N", help="games a setting (default 100)")
     p.add_argument("--players", "-p", type=int, metavar="P", help="number of players (default: as 'run' chooses)")
-    p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help)
-    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=set_help)
+    p.add_argument("--agents", "-a", metavar="A,B,...", help=agents_help())
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
     p.add_argument("--compare", metavar="GAME", action="append", default=[],
                    help="another rules file (a variant) to sweep too, on the same seeds (repeatable)")
     p.add_argument("--target", metavar="FIGURE[:max|:min]", help=(

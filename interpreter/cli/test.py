@@ -22,6 +22,7 @@ from ..engine.session import Session
 from ..validate import explore, transcripts
 from ..validate.properties import ENDLESS
 from . import common, progress, terminal
+from .arguments import GAME_HELP, SET_HELP
 from .check import show_warnings
 
 DEFAULT_EXPLORE = 20
@@ -188,9 +189,8 @@ def _source_lines(program, span) -> list[str]:
     return [f"{span.line:7d} | {lines[span.line - 1].rstrip()}"]
 
 
-def add_parser(sub, game_help: str, set_help: str) -> None:
-    test = sub.add_parser("test", help="run a game's scenarios and explore random games for broken rules",
-                          description=(
+def add_arguments(test) -> None:
+    test.description = (
         "Check that GAME's rules are right. First run the scenarios written in the rule file; then play "
         "random games (driven by hypothesis) for each player count and each option value in turn, checking "
         "the game's invariants and the properties every game must have after every decision: every card in "
@@ -198,15 +198,15 @@ def add_parser(sub, game_help: str, set_help: str) -> None:
         "seed and decisions give the same game, copies are independent, save and load give the same game, "
         "a view hides what is hidden, illegal options are refused. A failure is shrunk to the smallest game "
         "found and written as a transcript to replay with 'rulecraft replay FILE --step'. "
-        "Exit status 0 when everything passed, 1 otherwise. The same --seed gives the same run."))
-    test.add_argument("game", metavar="GAME", help=game_help)
+        "Exit status 0 when everything passed, 1 otherwise. The same --seed gives the same run.")
+    test.add_argument("game", metavar="GAME", help=GAME_HELP)
     test.add_argument("--explore", "-e", type=int, default=DEFAULT_EXPLORE, metavar="N",
                       help=f"random games per configuration (default {DEFAULT_EXPLORE}; 0: scenarios only)")
     test.add_argument("--seed", "-s", type=int, default=0, metavar="S",
                       help="seed of the exploration (default 0): the same seed explores the same games")
     test.add_argument("--players", "-n", type=int, metavar="N", help="explore only games of N players")
     test.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
-                      help=set_help + "; the option keeps that value in every configuration explored")
+                      help=SET_HELP + "; the option keeps that value in every configuration explored")
     test.add_argument("--out", "-o", metavar="DIR",
                       help=f"folder for the transcripts of failing games, made if missing (default: ./{DEFAULT_OUT})")
     test.add_argument("--shallow", action="store_true",

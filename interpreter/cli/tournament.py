@@ -9,21 +9,22 @@ from ..engine.session import Session
 from ..simulate import batch, tournament
 from ..simulate.games import timeouts
 from . import common, progress
+from .arguments import GAME_HELP, SET_HELP
 
 
-def add_parser(sub, game_help: str, set_help: str) -> None:
-    p = sub.add_parser("tournament", help="agents against each other, rated", description=(
+def add_arguments(p) -> None:
+    p.description = (
         "Every group of --players different agents plays -n games at every order of seats, each order on the "
         "same deals; prints each agent's win rate (95 % interval), its rating on Elo's scale (Bradley-Terry) "
-        "and how it fared against each other agent. See docs/simulating.md."))
-    p.add_argument("game", metavar="GAME", help=game_help)
+        "and how it fared against each other agent. See docs/simulating.md.")
+    p.add_argument("game", metavar="GAME", help=GAME_HELP)
     p.add_argument("--agents", "-a", metavar="A,B,...", required=True, help="at least two agents, with settings "
                    "if any (e.g. random,greedy,ismcts:iterations=200)")
     p.add_argument("-n", "--games", type=int, default=20, metavar="N",
                    help="games for each order of seats (default 20)")
     p.add_argument("--players", "-p", type=int, metavar="P", help="players at a table (default: the fewest the "
                    "game allows, at least 2)")
-    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=set_help)
+    p.add_argument("--set", metavar="NAME=VALUE", action="append", default=[], help=SET_HELP)
     p.add_argument("--seed", "-s", type=int, default=0, metavar="S", help="the run's seed (default 0)")
     p.add_argument("--workers", "-w", type=int, metavar="K", help="worker processes (default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")

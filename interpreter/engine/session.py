@@ -5,8 +5,7 @@ loaded (YAML), and written as a transcript that `replay` checks step by step.
 """
 from __future__ import annotations
 
-import attrs
-
+from .. import slotclasses
 from ..diagnostics import UserError
 from ..runtime.helpers import ShownLog, seal
 from . import machine, observe
@@ -15,7 +14,7 @@ from .limits import PastLimit, decision_limit, past_limit
 from .machine import IllegalDecision
 
 
-@attrs.define
+@slotclasses.define      # not attrs: `import attrs` would cost `rulecraft run` ~10 ms (slotclasses.py)
 class Decision:
     id: int
     label: str
@@ -132,21 +131,21 @@ class Table:
         return machine.legal_ids(self.state)
 
 
-@attrs.define(eq=False)
+@slotclasses.define(eq=False)
 class Session(Table):
     program: object
     state: object
     game_ref: str
     seed: int
     options: dict            # option name -> stored value
-    history: list = attrs.Factory(list)
-    narration: list = attrs.Factory(list)     # the rules' narration not yet in `events` (the machine's sink)
-    chance: list = attrs.Factory(list)        # every chance outcome so far (runtime.helpers), for records
-    events: list = attrs.Factory(list)        # what happened, in order (engine.observe reads it for a seat)
+    history: list = slotclasses.Factory(list)
+    narration: list = slotclasses.Factory(list)     # the rules' narration not yet in `events` (the machine's sink)
+    chance: list = slotclasses.Factory(list)        # every chance outcome so far (runtime.helpers), for records
+    events: list = slotclasses.Factory(list)        # what happened, in order (engine.observe reads it for a seat)
     drained: int = 0                          # how far drain_narration has read `events`
     logged: int = 0                           # how many of `chance` are in `events`
     whereabouts: Whereabouts | None = None    # what each seat remembers of where the cards went (search agents)
-    after: list = attrs.Factory(list)         # the state after the setup and after each decision (copies never
+    after: list = slotclasses.Factory(list)         # the state after the setup and after each decision (copies never
                                               # changed): a seat's observation history reads them (engine.recall)
 
     # ----------------------------------------------------------- creation
