@@ -74,8 +74,33 @@ def value(state) -> list[float]:
 
 def one_side(state) -> bool:
     """Do all seats play on one side with nothing to win or lose (a solo game, one team)?"""
-    program = state.program
-    return not outcomes.one_result(program) and len({side_of(program, p) for p in range(state.n)}) == 1
+    return one_side_of(state.program, state.n)
+
+
+def one_side_of(program, players: int) -> bool:
+    return not outcomes.one_result(program) and outcomes.side_count(program, players) == 1
+
+
+def _worth(program, players: int):
+    """`outcome` for one game and number of players: state -> each seat's share of the win, its sides
+    worked out once."""
+    if outcomes.one_result(program):
+        return lambda state: [1.0 if state.result[2] else 0.0] * players
+    sides = outcomes.sides(program, players)
+    seats = range(players)
+    if sides == list(seats):            # each seat its own side
+
+        def worth(state):
+            winners = state.result[2]
+            share = 1.0 / len(winners) if winners else 0.0
+            return [share if p in winners else 0.0 for p in seats]
+        return worth
+
+    def worth(state):
+        winners = state.result[2]
+        share = 1.0 / len({sides[w] for w in winners}) if winners else 0.0
+        return [share if p in winners else 0.0 for p in seats]
+    return worth
 
 
 def raw_scores(state) -> list[float]:
@@ -122,12 +147,13 @@ def best_after(worlds, ids, me: int, rng) -> int:
 
 # ------------------------------------------------------------------ Monte Carlo tree search
 class _Node:
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "mean", "avail")
 
     def __init__(self):
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0        # the sum of the values backed up, for the seat that took the decision into it
+        self.mean = 0.0         # total / visits, kept as they change (UCB1 reads it far more often)
         self.avail = 0          # how often the decision into it was available (ISMCTS's UCB1)
 
 
@@ -158,14 +184,13 @@ class SearchAgent:
             raise UserError(f"mcts plays games in which no seat knows what another does not; here other seats "
                             f"know what seat {seat.seat + 1} does not: use ismcts")
         root = _Node()
-        self.by_score = None                # a game of one side: back up scores, not outcomes
-        self.lo, self.hi = 0.0, 1.0         # the range of the values backed up
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         sample = seat.sampler(chance_only=not self.private)
+        iterate = _Search(self, root, seat.program, seat.players).iterate
         rng = self.rng
         k = 0
         while (k < self.iterations if deadline is None else time.perf_counter() < deadline) or k == 0:
-            self._iterate(root, sample(rng))
+            iterate(sample(rng))
             k += 1
         legal = [a for a in ids if a in root.children]
         if not legal:
@@ -174,71 +199,94 @@ class SearchAgent:
         tied = [a for a in legal if root.children[a].visits == most]
         return tied[0] if len(tied) == 1 else max(tied, key=lambda a: root.children[a].total)
 
-    def _iterate(self, root: _Node, state) -> None:
-        path = []                           # (node, the seat that took the decision into it)
+
+class _Search:
+    """One decision's search: its tree, and the chooser each iteration's playout calls, made once for all
+    the iterations (the agent's settings, the game's sides and how a finished game is worth read once)."""
+
+    def __init__(self, agent: SearchAgent, root: _Node, program, players: int):
+        self.root = root
+        self.agent = agent
+        self.by_score = one_side_of(program, players)   # a game of one side: back up scores, not outcomes
+        self.lo, self.hi = (math.inf, -math.inf) if self.by_score else (0.0, 1.0)   # the values backed up
+        self.worth = _worth(program, players)
+        self.path: list = []                # (node, the seat that took the decision into it)
+        self.node: _Node | None = root      # where the walk stands in the tree, None in the rollout
+        self.stop = 0                       # the rollout stops when the game has taken this many decisions
+        self.walk = self._walker()
+
+    def iterate(self, state) -> None:
+        path = self.path = []
+        self.node = self.root
         try:
-            self._play(state, root, path)
-            if self.by_score is None:
-                self.by_score = one_side(state)
-                if self.by_score:
-                    self.lo, self.hi = math.inf, -math.inf
+            if self.agent.greedy_rollout:   # a greedy choice copies the state, which the fast path's does not hold whole
+                reference_playout(state, self.walk)
+            else:
+                playout(state, self.walk)
             if self.by_score:
                 values = raw_scores(state)
                 self.lo, self.hi = min(self.lo, min(values)), max(self.hi, max(values))
             else:
-                values = value(state)
+                values = self.worth(state) if state.result is not None else estimate(state)
         except RulesRuntimeError:
             values = None               # a sampled world the rules cannot play on: count the visit, learn nothing
+        if values is None:
+            values = [(self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5] * state.n
         for node, who in path:
             node.visits += 1
-            node.total += values[who] if values is not None else \
-                ((self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5)
+            node.total += values[who]
+            node.mean = node.total / node.visits
 
-    def _play(self, state, root: _Node, path: list) -> None:
-        """Play `state` on: down the tree by UCB1 over the options available (each counted available
-        as it is offered), one new node added, then `depth` decisions at most at random (or greedily)."""
-        rng, c, depth = self.rng, self.c, self.depth
-        rnd = rng.random
-        lo, spread = self.lo, (self.hi - self.lo) or 1.0
-        node, stop = root, 0               # node: where the walk stands in the tree, None in the rollout
-        greedy = self.greedy_rollout
+    def _walker(self):
+        """The chooser of every iteration: down the tree by UCB1 over the options available (each counted
+        available as it is offered), one new node added, then `depth` decisions at most at random (or
+        greedily). It reads where the walk stands from `self` (node, stop, path), set by `iterate`."""
+        search, agent = self, self.agent
+        rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
+        rnd, sqrt, log, new = rng.random, math.sqrt, math.log, _Node
 
         def walk(m, who, ids):
-            nonlocal node, stop
+            node = search.node
             if node is None:                # the rollout
-                if m.decisions >= stop:
+                if m.decisions >= search.stop:
                     return None
                 if greedy:
                     return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
                 return ids[int(rnd() * len(ids))]
             children = node.children
             untried = None
+            best, choice, took = -math.inf, None, None
             for a in ids:
                 child = children.get(a)
-                if child is not None:
-                    child.avail += 1
-                elif untried is None:
-                    untried = [a]
+                if child is None:
+                    if untried is None:
+                        untried = [a]
+                    else:
+                        untried.append(a)
                 else:
-                    untried.append(a)
+                    avail = child.avail = child.avail + 1
+                    if untried is None:
+                        score = child.mean + c * sqrt(log(avail) / child.visits)
+                        if score > best:
+                            best, choice, took = score, child, a
             if untried is not None:
                 a = untried[int(rnd() * len(untried))]
-                child = children[a] = _Node()
+                child = children[a] = new()
                 child.avail = 1
-                path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
-                node, stop = None, m.decisions + 1 + depth
+                search.path.append((child, who))    # (before deciding: a decision that fails still counts a visit)
+                search.node, search.stop = None, m.decisions + 1 + depth
                 return a
-            best, choice = -math.inf, ids[0]
-            for a in ids:
-                ch = children[a]
-                score = (ch.total / ch.visits - lo) / spread + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if score > best:
-                    best, choice = score, a
-            node = children[choice]
-            path.append((node, who))
-            return choice
+            if search.by_score:             # the means scaled between the lowest and highest score seen
+                lo, spread = search.lo, (search.hi - search.lo) or 1.0
+                best, took = -math.inf, ids[0]
+                for a in ids:
+                    ch = children[a]
+                    score = (ch.mean - lo) / spread + c * sqrt(log(ch.avail) / ch.visits)
+                    if score > best:
+                        best, took = score, a
+                choice = children[took]
+            search.node = choice
+            search.path.append((choice, who))
+            return took
 
-        if greedy:                          # a greedy choice copies the state, which the fast path's does not hold whole
-            reference_playout(state, walk)
-        else:
-            playout(state, walk)
+        return walk
