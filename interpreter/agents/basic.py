@@ -14,13 +14,14 @@ import random
 class RandomAgent:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self._below = self.rng._randbelow   # randrange(n) for n > 0, the same draws, without its checks
 
     def choose(self, session) -> int:
         ids = session.legal_ids()
         return ids[self.rng.randrange(len(ids))]
 
     def pick(self, ids) -> int:
-        return ids[self.rng.randrange(len(ids))]
+        return ids[self._below(len(ids))]
 
 
 class FirstLegalAgent:

@@ -172,12 +172,15 @@ def play(job: Job) -> GameResult:
     seed = game_seed(job.seed, job.index)
     values = _options(program, job.path, job.settings)
     agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(_makers(job.agents))]
-    limit = decision_limit(program)      # a game still going then is stopped and counted as a timeout
+    stop = decision_limit(program)       # a game still going then is stopped and counted as a timeout
     offered: list[int] = []              # the number of options at each decision
     picks = [getattr(agent, "pick", None) for agent in agents]
     asked, thought = [0] * job.players, [0.0] * job.players
+    # each chooser stops the game at the decision limit itself: no wrapper called per decision
     if all(picks):
         def choose(m, who, ids):
+            if m.decisions >= stop:
+                return None
             offered.append(len(ids))
             asked[who] += 1
             return picks[who](ids)
@@ -188,6 +191,8 @@ def play(job: Job) -> GameResult:
 
         def choose(m, who, ids):
             nonlocal table
+            if m.decisions >= stop:
+                return None
             if table is None:                    # at the game's first decision, as new_game left it
                 table = BareTable(program, m, remember)
             elif table.whereabouts is not None:  # what the decision before this one moved
@@ -203,6 +208,8 @@ def play(job: Job) -> GameResult:
         decide_for = choose
 
         def choose(m, who, ids):
+            if m.decisions >= stop:
+                return None
             if m.decisions:
                 follow.add(m)            # the standing after the decision before this one
             return decide_for(m, who, ids)
@@ -213,7 +220,7 @@ def play(job: Job) -> GameResult:
         first = -1 if state.pending is None else state.pending[1]
         # agents that think copy the state while they choose: the fast path's frames are not the game's
         # then (engine/playout.py), so they are asked on the resumable path
-        (playout if all(picks) else reference_playout)(state, choose, limit)
+        (playout if all(picks) else reference_playout)(state, choose)
     except RulesRuntimeError as e:
         # decide fails with no decision pending: the decision that failed is not counted as taken
         taken = 0 if state is None else state.decisions - (state.pending is None)
