@@ -188,16 +188,34 @@ class SearchAgent:
         sample = seat.sampler(chance_only=not self.private)
         iterate = _Search(self, root, seat.program, seat.players).iterate
         rng = self.rng
-        k = 0
-        while (k < self.iterations if deadline is None else time.perf_counter() < deadline) or k == 0:
+        k, budget = 0, self.iterations
+        while (k < budget if deadline is None else time.perf_counter() < deadline) or k == 0:
             iterate(sample(rng))
             k += 1
+            if deadline is None and 2 * k > budget and _settled(root.children, ids, budget - k):
+                break                       # the iterations left cannot change the choice
         legal = [a for a in ids if a in root.children]
         if not legal:
             return ids[rng.randrange(len(ids))]
         most = max(root.children[a].visits for a in legal)
         tied = [a for a in legal if root.children[a].visits == most]
         return tied[0] if len(tied) == 1 else max(tied, key=lambda a: root.children[a].total)
+
+
+def _settled(children: dict, ids, left: int) -> bool:
+    """Is the most visited option sure to stay so, alone, whatever `left` more iterations do? Each
+    iteration visits one option at the root, so it is when it leads the next by more than `left`:
+    stopping then takes the choice the whole budget would take (a search stopped early, as in
+    most Go programs, spends nothing on a decision already made)."""
+    first = second = 0
+    for a in ids:
+        child = children.get(a)
+        v = child.visits if child is not None else 0
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
 
 
 class _Search:
