@@ -34,7 +34,9 @@ class Job:
     measure: bool = False     # follow each seat's standing decision by decision (lead changes, drama…): --standings
 
 
-@attrs.frozen
+# Read-only, though not frozen: a frozen attrs record sets each of its 15 fields through object.__setattr__,
+# and a batch makes one a game (1.6 µs of a tic-tac-toe game's 30, kwargs and all).
+@attrs.define
 class GameResult:
     index: int
     seed: int
@@ -84,7 +86,7 @@ class BareTable(Table):
 
 
 _PROGRAMS: dict = {}
-_OPTIONS: dict = {}
+_PLANS: dict = {}
 
 
 def _program(path: str):
@@ -96,25 +98,18 @@ def _program(path: str):
     return program
 
 
-_MAKERS: dict = {}
-
-
-def _makers(names: tuple) -> list:
-    """Per seat, `seed -> a new agent`: each name parsed once per worker process."""
-    makers = _MAKERS.get(names)
-    if makers is None:
-        makers = _MAKERS[names] = [agent_maker(name) for name in names]
-    return makers
-
-
-def _options(program, path: str, settings: tuple) -> dict:
-    """Every option's stored value for a job's `--set`s, worked out once per worker process."""
-    values = _OPTIONS.get((path, settings))
-    if values is None:
+def _plan(job: Job) -> tuple:
+    """What every game of a job's run shares, worked out once per worker process: the rules, every
+    option's stored value for its `--set`s, per seat `seed -> a new agent` (each name parsed once),
+    and the decision limit."""
+    key = (job.path, job.settings, job.agents)
+    plan = _PLANS.get(key)
+    if plan is None:
+        program = _program(job.path)
         values = {o.name: o.default for o in program.options}
-        values.update(Session.parse_options(program, list(settings)))
-        _OPTIONS[(path, settings)] = values
-    return values
+        values.update(Session.parse_options(program, list(job.settings)))
+        plan = _PLANS[key] = (program, values, [agent_maker(name) for name in job.agents], decision_limit(program))
+    return plan
 
 
 class Standings:
@@ -168,16 +163,15 @@ def play(job: Job) -> GameResult:
     """One game of a batch: agents that decide from the legal ids alone (random, first: their `pick`) are
     called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
     on the resumable path, since it copies the game to think."""
-    program = _program(job.path)
+    program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
-    values = _options(program, job.path, job.settings)
-    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(_makers(job.agents))]
-    stop = decision_limit(program)       # a game still going then is stopped and counted as a timeout
+    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
     offered: list[int] = []              # the number of options at each decision
     picks = [getattr(agent, "pick", None) for agent in agents]
+    direct = all(picks)
     asked, thought = [0] * job.players, [0.0] * job.players
     # each chooser stops the game at the decision limit itself: no wrapper called per decision
-    if all(picks):
+    if direct:
         def choose(m, who, ids):
             if m.decisions >= stop:
                 return None
@@ -220,7 +214,7 @@ def play(job: Job) -> GameResult:
         first = -1 if state.pending is None else state.pending[1]
         # agents that think copy the state while they choose: the fast path's frames are not the game's
         # then (engine/playout.py), so they are asked on the resumable path
-        (playout if all(picks) else reference_playout)(state, choose)
+        (playout if direct else reference_playout)(state, choose)
     except RulesRuntimeError as e:
         # decide fails with no decision pending: the decision that failed is not counted as taken
         taken = 0 if state is None else state.decisions - (state.pending is None)
@@ -236,8 +230,7 @@ def play(job: Job) -> GameResult:
         trail = follow.trail(winners)
         changes = follow.changes
     return GameResult(job.index, seed, tuple(scores), tuple(winners), state.decisions, choices, sum(offered),
-                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked),
-                      seconds=tuple(thought), first=first)
+                      False, "", changes, standing, trail, tuple(asked), tuple(thought), first)
 
 
 def _choices(offered: list[int]) -> int:
