@@ -160,24 +160,25 @@ class Standings:
 
 
 def play(job: Job) -> GameResult:
-    """One game of a batch: agents that decide from the legal ids alone (random, first: their `pick`) are
+    """One game of a batch: agents that decide from the number of options alone (random, first: their `index`) are
     called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
     on the resumable path, since it copies the game to think."""
     program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
     agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
     offered: list[int] = []              # the number of options at each decision
-    picks = [getattr(agent, "pick", None) for agent in agents]
-    direct = all(picks)
+    indexes = [getattr(agent, "index", None) for agent in agents]
+    direct = all(indexes)
     asked, thought = [0] * job.players, [0.0] * job.players
     # each chooser stops the game at the decision limit itself: no wrapper called per decision
     if direct:
         def choose(m, who, ids):
             if m.decisions >= stop:
                 return None
-            offered.append(len(ids))
+            n = len(ids)
+            offered.append(n)
             asked[who] += 1
-            return picks[who](ids)
+            return ids[indexes[who](n)]
     else:
         table = None
 
