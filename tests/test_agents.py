@@ -233,8 +233,12 @@ def test_the_search_stops_when_no_iteration_left_can_change_its_choice(blackmore
             positions.append(s.copy())
         s.take(act(make_agent("random", len(positions)), s))
     ran = []
-    real = search._Search.iterate
-    monkeypatch.setattr(search._Search, "iterate", lambda self, state: ran.append(1) or real(self, state))
+    real = search._searcher
+
+    def counted(*args):
+        iterate = real(*args)
+        return lambda state: ran.append(1) or iterate(state)
+    monkeypatch.setattr(search, "_searcher", counted)
 
     def choices():
         ran.clear()

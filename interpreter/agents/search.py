@@ -186,7 +186,7 @@ class SearchAgent:
         root = _Node()
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         sample = seat.sampler(chance_only=not self.private)
-        iterate = _Search(self, root, seat.program, seat.players).iterate
+        iterate = _searcher(self, root, seat.program, seat.players)
         rng = self.rng
         k, budget = 0, self.iterations
         while (k < budget if deadline is None else time.perf_counter() < deadline) or k == 0:
@@ -218,93 +218,84 @@ def _settled(children: dict, ids, left: int) -> bool:
     return first - second > left
 
 
-class _Search:
-    """One decision's search: its tree, and the chooser each iteration's playout calls, made once for all
-    the iterations (the agent's settings, the game's sides and how a finished game is worth read once)."""
+def _searcher(agent: SearchAgent, root: _Node, program, players: int):
+    """One decision's search: `iterate(state)` plays one iteration on a sampled game and backs its value
+    up the tree from `root`. What every iteration shares is read once (the agent's settings, the game's
+    sides, how a finished game is worth), and where the walk stands lives in this function's cells,
+    which the chooser the rules call at every decision reads quicker than attributes."""
+    rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
+    rnd, sqrt, log, new, inf = rng.random, math.sqrt, math.log, _Node, math.inf
+    by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
+    lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
+    worth = _worth(program, players)
+    node: _Node | None = root           # where the walk stands in the tree, None in the rollout
+    stop = 0                            # the rollout stops when the game has taken this many decisions
+    path: list = []                     # (node, the seat that took the decision into it)
 
-    def __init__(self, agent: SearchAgent, root: _Node, program, players: int):
-        self.root = root
-        self.agent = agent
-        self.by_score = one_side_of(program, players)   # a game of one side: back up scores, not outcomes
-        self.lo, self.hi = (math.inf, -math.inf) if self.by_score else (0.0, 1.0)   # the values backed up
-        self.worth = _worth(program, players)
-        self.path: list = []                # (node, the seat that took the decision into it)
-        self.node: _Node | None = root      # where the walk stands in the tree, None in the rollout
-        self.stop = 0                       # the rollout stops when the game has taken this many decisions
-        self.walk = self._walker()
-
-    def iterate(self, state) -> None:
-        path = self.path = []
-        self.node = self.root
-        try:
-            if self.agent.greedy_rollout:   # a greedy choice copies the state, which the fast path's does not hold whole
-                reference_playout(state, self.walk)
-            else:
-                playout(state, self.walk)
-            if self.by_score:
-                values = raw_scores(state)
-                self.lo, self.hi = min(self.lo, min(values)), max(self.hi, max(values))
-            else:
-                values = self.worth(state) if state.result is not None else estimate(state)
-        except RulesRuntimeError:
-            values = None               # a sampled world the rules cannot play on: count the visit, learn nothing
-        if values is None:
-            values = [(self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5] * state.n
-        for node, who in path:
-            node.visits += 1
-            node.total += values[who]
-            node.mean = node.total / node.visits
-
-    def _walker(self):
-        """The chooser of every iteration: down the tree by UCB1 over the options available (each counted
-        available as it is offered), one new node added, then `depth` decisions at most at random (or
-        greedily). It reads where the walk stands from `self` (node, stop, path), set by `iterate`."""
-        search, agent = self, self.agent
-        rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
-        rnd, sqrt, log, new = rng.random, math.sqrt, math.log, _Node
-
-        def walk(m, who, ids):
-            node = search.node
-            if node is None:                # the rollout
-                if m.decisions >= search.stop:
-                    return None
-                if greedy:
-                    return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
-                return ids[int(rnd() * len(ids))]
-            children = node.children
-            untried = None
-            best, choice, took = -math.inf, None, None
-            for a in ids:
-                child = children.get(a)
-                if child is None:
-                    if untried is None:
-                        untried = [a]
-                    else:
-                        untried.append(a)
+    def walk(m, who, ids):
+        """Down the tree by UCB1 over the options available (each counted available as it is offered),
+        one new node added, then `depth` decisions at most at random (or greedily)."""
+        nonlocal node, stop
+        if node is None:                # the rollout
+            if m.decisions >= stop:
+                return None
+            if greedy:
+                return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
+            return ids[int(rnd() * len(ids))]
+        children = node.children
+        untried = None
+        best, choice, took = -inf, None, None
+        for a in ids:
+            child = children.get(a)
+            if child is None:
+                if untried is None:
+                    untried = [a]
                 else:
-                    avail = child.avail = child.avail + 1
-                    if untried is None:
-                        score = child.mean + c * sqrt(log(avail) / child.visits)
-                        if score > best:
-                            best, choice, took = score, child, a
-            if untried is not None:
-                a = untried[int(rnd() * len(untried))]
-                child = children[a] = new()
-                child.avail = 1
-                search.path.append((child, who))    # (before deciding: a decision that fails still counts a visit)
-                search.node, search.stop = None, m.decisions + 1 + depth
-                return a
-            if search.by_score:             # the means scaled between the lowest and highest score seen
-                lo, spread = search.lo, (search.hi - search.lo) or 1.0
-                best, took = -math.inf, ids[0]
-                for a in ids:
-                    ch = children[a]
-                    score = (ch.mean - lo) / spread + c * sqrt(log(ch.avail) / ch.visits)
+                    untried.append(a)
+            else:
+                avail = child.avail = child.avail + 1
+                if untried is None:
+                    score = child.mean + c * sqrt(log(avail) / child.visits)
                     if score > best:
-                        best, took = score, a
-                choice = children[took]
-            search.node = choice
-            search.path.append((choice, who))
-            return took
+                        best, choice, took = score, child, a
+        if untried is not None:
+            a = untried[int(rnd() * len(untried))]
+            child = children[a] = new()
+            child.avail = 1
+            path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
+            node, stop = None, m.decisions + 1 + depth
+            return a
+        if by_score:                    # the means scaled between the lowest and highest score seen
+            spread = (hi - lo) or 1.0
+            best, took = -inf, ids[0]
+            for a in ids:
+                ch = children[a]
+                score = (ch.mean - lo) / spread + c * sqrt(log(ch.avail) / ch.visits)
+                if score > best:
+                    best, took = score, a
+            choice = children[took]
+        node = choice
+        path.append((choice, who))
+        return took
 
-        return walk
+    def iterate(state) -> None:
+        nonlocal node, path, lo, hi
+        node, path = root, []
+        try:
+            if greedy:                  # a greedy choice copies the state, which the fast path's does not hold whole
+                reference_playout(state, walk)
+            else:
+                playout(state, walk)
+            if by_score:
+                values = raw_scores(state)
+                lo, hi = min(lo, min(values)), max(hi, max(values))
+            else:
+                values = worth(state) if state.result is not None else estimate(state)
+        except RulesRuntimeError:       # a sampled world the rules cannot play on: count the visit, learn nothing
+            values = [(lo + hi) / 2 if math.isfinite(lo) else 0.5] * state.n
+        for visited, who in path:
+            visited.visits += 1
+            visited.total += values[who]
+            visited.mean = visited.total / visited.visits
+
+    return iterate
