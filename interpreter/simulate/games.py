@@ -166,18 +166,17 @@ def play(job: Job) -> GameResult:
     program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
     agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-    offered: list[int] = []              # the number of options at each decision
+    offered = [[] for _ in range(job.players)]     # per seat: the number of options at each of its decisions
     indexes = [getattr(agent, "index", None) for agent in agents]
     direct = all(indexes)
-    asked, thought = [0] * job.players, [0.0] * job.players
+    thought = [0.0] * job.players
     # each chooser stops the game at the decision limit itself: no wrapper called per decision
     if direct:
         def choose(m, who, ids):
             if m.decisions >= stop:
                 return None
             n = len(ids)
-            offered.append(n)
-            asked[who] += 1
+            offered[who].append(n)
             return ids[indexes[who](n)]
     else:
         table = None
@@ -192,11 +191,10 @@ def play(job: Job) -> GameResult:
                 table = BareTable(program, m, remember)
             elif table.whereabouts is not None:  # what the decision before this one moved
                 table.whereabouts.note(m)
-            offered.append(len(ids))
+            offered[who].append(len(ids))
             start = time.perf_counter()
             choice = act(agents[who], table)
             thought[who] += time.perf_counter() - start
-            asked[who] += 1
             return choice
     follow = Standings(program, job.players) if job.measure else None
     if follow is not None:
@@ -219,24 +217,24 @@ def play(job: Job) -> GameResult:
     except RulesRuntimeError as e:
         # decide fails with no decision pending: the decision that failed is not counted as taken
         taken = 0 if state is None else state.decisions - (state.pending is None)
-        return GameResult(job.index, seed, (), (), taken, _choices(offered), sum(offered),
+        return GameResult(job.index, seed, (), (), taken, *_tally(offered),
                           error=str(e).splitlines()[0], first=first)
-    choices = _choices(offered)
+    choices, options = _tally(offered)
     if state.result is None:
-        return GameResult(job.index, seed, (), (), state.decisions, choices, sum(offered), timeout=True, first=first)
+        return GameResult(job.index, seed, (), (), state.decisions, choices, options, timeout=True, first=first)
     scores, _ties, winners = state.result
     standing, trail, changes = (), 0.0, 0
     if follow is not None:
         standing = tuple(_summary(t) for t in follow.tracks)
         trail = follow.trail(winners)
         changes = follow.changes
-    return GameResult(job.index, seed, tuple(scores), tuple(winners), state.decisions, choices, sum(offered),
-                      False, "", changes, standing, trail, tuple(asked), tuple(thought), first)
+    return GameResult(job.index, seed, tuple(scores), tuple(winners), state.decisions, choices, options,
+                      False, "", changes, standing, trail, tuple(map(len, offered)), tuple(thought), first)
 
 
-def _choices(offered: list[int]) -> int:
-    """Decisions with more than one option."""
-    return len(offered) - offered.count(1)
+def _tally(offered: list[list[int]]) -> tuple[int, int]:
+    """(decisions with more than one option, options offered in all), from each seat's options per decision."""
+    return (sum(len(seat) - seat.count(1) for seat in offered), sum(map(sum, offered)))
 
 
 def _summary(track: list[float]) -> tuple:
