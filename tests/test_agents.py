@@ -215,10 +215,39 @@ def test_the_search_spreads_its_visits_over_options_of_equal_worth(rules_file, m
             super().__init__()
             made.append(self)
     monkeypatch.setattr(search, "_Node", Recorded)
+    monkeypatch.setattr(search, "_settled", lambda children, ids, left: False)   # the whole budget, counted
     s = Session.start(load_file(rules_file(COIN)), "coin", 2, 0, narrate=False)
     act(make_agent("ismcts:iterations=200", 3), s)
     visits = sorted(child.visits for child in made[0].children.values())
     assert len(visits) == 4 and sum(visits) == 200 and visits[0] >= 25, visits
+
+
+def test_the_search_stops_when_no_iteration_left_can_change_its_choice(blackmore, monkeypatch):
+    """Once the most visited option leads the next by more than the iterations left, the search stops:
+    it takes the option the whole budget takes (the same seed, the same positions), in fewer iterations."""
+    from rulecraft.agents import search
+    s = Session.start(blackmore, "blackmore", 2, 5, narrate=False)
+    positions = []
+    while len(positions) < 12:
+        if len(s.legal_ids()) > 1:
+            positions.append(s.copy())
+        s.take(act(make_agent("random", len(positions)), s))
+    ran = []
+    real = search._searcher
+
+    def counted(*args):
+        iterate = real(*args)
+        return lambda state: ran.append(1) or iterate(state)
+    monkeypatch.setattr(search, "_searcher", counted)
+
+    def choices():
+        ran.clear()
+        got = [act(make_agent("ismcts:iterations=60", k), p) for k, p in enumerate(positions)]
+        return got, len(ran)
+    early, spent = choices()
+    monkeypatch.setattr(search, "_settled", lambda children, ids, left: False)
+    whole, budget = choices()
+    assert early == whole and budget == 60 * len(positions) and spent < budget * 0.95, (spent, budget)
 
 
 def test_greedy_avoids_an_option_whose_rules_fail(rules_file):

@@ -58,14 +58,19 @@ def test_standings_are_followed_only_when_asked(capsys):
 
 
 def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
-    """simulate calls `pick` of the random and first agents with the legal ids (no Seat per decision):
-    the same games as the same agents handed their seat."""
+    """simulate calls `index` of the random and first agents with the number of options (no Seat per
+    decision): the same games as the same agents handed their seat."""
     from rulecraft.agents.basic import FirstLegalAgent, RandomAgent
     from rulecraft.simulate.games import Job, play
     jobs = [Job("games/blackmore.rules", 3, (), ("random", "first", "random"), 7, i, measure=True) for i in range(6)]
     direct = [play(job) for job in jobs]
-    monkeypatch.delattr(RandomAgent, "pick")
-    monkeypatch.delattr(FirstLegalAgent, "pick")
+    made = RandomAgent.__init__
+
+    def without_index(self, seed=0):
+        made(self, seed)
+        del self.index
+    monkeypatch.setattr(RandomAgent, "__init__", without_index)
+    monkeypatch.delattr(FirstLegalAgent, "index")
     through_seats = [play(job) for job in jobs]
     strip = lambda r: attrs.evolve(r, seconds=())          # noqa: E731 (time spent choosing differs)
     assert [strip(r) for r in direct] == [strip(r) for r in through_seats]

@@ -14,10 +14,10 @@ from rulecraft.simulate import games
 
 def by_hand(job: games.Job):
     """The job's game with machine.decide at every decision, each agent handed its seat."""
-    program = games._program(job.path)
+    program, values, _makers, _limit = games._plan(job)
     seed = games.game_seed(job.seed, job.index)
     agents = [make_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(job.agents)]
-    state = machine.new_game(program, job.players, games._options(program, job.path, job.settings), seed)
+    state = machine.new_game(program, job.players, values, seed)
     table = games.BareTable(program, state, remember=any(getattr(a, "remembers", False) for a in agents))
     while state.result is None:
         table.take(act(agents[machine.chooser(state)], table))

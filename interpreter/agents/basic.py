@@ -3,8 +3,9 @@
 An agent is anything with `choose(session) -> option id`; it asks the session,
 never the machine, what is legal. Agents draw their own chance from their own
 seed, never from the game's RNG, so adding an agent does not change the game's cards.
-Both decide from the legal ids alone, so they also offer `pick(ids) -> id`: a batch
-(simulate.games) calls it directly, with no Seat built per decision; it draws as `choose` does.
+Both decide from the number of legal options alone, so they also offer `index(n) -> the index of
+the option taken among n`: a batch (simulate.games) calls it directly, with no Seat built per
+decision and no call of its own between; it draws as `choose` does.
 """
 from __future__ import annotations
 
@@ -14,12 +15,10 @@ import random
 class RandomAgent:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
+        self.index = self.rng._randbelow    # randrange(n) for n > 0 is _randbelow(n): the same draws, no checks
 
     def choose(self, session) -> int:
         ids = session.legal_ids()
-        return ids[self.rng.randrange(len(ids))]
-
-    def pick(self, ids) -> int:
         return ids[self.rng.randrange(len(ids))]
 
 
@@ -27,6 +26,7 @@ class FirstLegalAgent:
     def choose(self, session) -> int:
         return session.legal_ids()[0]
 
-    def pick(self, ids) -> int:
-        return ids[0]
+    @staticmethod
+    def index(n: int) -> int:
+        return 0
 

@@ -125,6 +125,8 @@ def make_agent(name: str, seed: int = 0):
 def agent_maker(name: str) -> Callable[[int], object]:
     """`seed -> a new agent` for a name, parsed and checked once (a batch makes an agent per seat and game)."""
     kind, settings = parse_agent(name)
+    if not settings and not kind.omniscient:
+        return kind.make                    # (no call of ours between: a batch makes two agents a game)
 
     def make(seed: int = 0):
         agent = kind.make(seed, **settings)

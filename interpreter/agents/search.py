@@ -74,8 +74,33 @@ def value(state) -> list[float]:
 
 def one_side(state) -> bool:
     """Do all seats play on one side with nothing to win or lose (a solo game, one team)?"""
-    program = state.program
-    return not outcomes.one_result(program) and len({side_of(program, p) for p in range(state.n)}) == 1
+    return one_side_of(state.program, state.n)
+
+
+def one_side_of(program, players: int) -> bool:
+    return not outcomes.one_result(program) and outcomes.side_count(program, players) == 1
+
+
+def _worth(program, players: int):
+    """`outcome` for one game and number of players: state -> each seat's share of the win, its sides
+    worked out once."""
+    if outcomes.one_result(program):
+        return lambda state: [1.0 if state.result[2] else 0.0] * players
+    sides = outcomes.sides(program, players)
+    seats = range(players)
+    if sides == list(seats):            # each seat its own side
+
+        def worth(state):
+            winners = state.result[2]
+            share = 1.0 / len(winners) if winners else 0.0
+            return [share if p in winners else 0.0 for p in seats]
+        return worth
+
+    def worth(state):
+        winners = state.result[2]
+        share = 1.0 / len({sides[w] for w in winners}) if winners else 0.0
+        return [share if p in winners else 0.0 for p in seats]
+    return worth
 
 
 def raw_scores(state) -> list[float]:
@@ -122,12 +147,13 @@ def best_after(worlds, ids, me: int, rng) -> int:
 
 # ------------------------------------------------------------------ Monte Carlo tree search
 class _Node:
-    __slots__ = ("children", "visits", "total", "avail")
+    __slots__ = ("children", "visits", "total", "mean", "avail")
 
     def __init__(self):
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0        # the sum of the values backed up, for the seat that took the decision into it
+        self.mean = 0.0         # total / visits, kept as they change (UCB1 reads it far more often)
         self.avail = 0          # how often the decision into it was available (ISMCTS's UCB1)
 
 
@@ -158,15 +184,16 @@ class SearchAgent:
             raise UserError(f"mcts plays games in which no seat knows what another does not; here other seats "
                             f"know what seat {seat.seat + 1} does not: use ismcts")
         root = _Node()
-        self.by_score = None                # a game of one side: back up scores, not outcomes
-        self.lo, self.hi = 0.0, 1.0         # the range of the values backed up
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         sample = seat.sampler(chance_only=not self.private)
+        iterate = _searcher(self, root, seat.program, seat.players)
         rng = self.rng
-        k = 0
-        while (k < self.iterations if deadline is None else time.perf_counter() < deadline) or k == 0:
-            self._iterate(root, sample(rng))
+        k, budget = 0, self.iterations
+        while (k < budget if deadline is None else time.perf_counter() < deadline) or k == 0:
+            iterate(sample(rng))
             k += 1
+            if deadline is None and 2 * k > budget and _settled(root.children, ids, budget - k):
+                break                       # the iterations left cannot change the choice
         legal = [a for a in ids if a in root.children]
         if not legal:
             return ids[rng.randrange(len(ids))]
@@ -174,71 +201,101 @@ class SearchAgent:
         tied = [a for a in legal if root.children[a].visits == most]
         return tied[0] if len(tied) == 1 else max(tied, key=lambda a: root.children[a].total)
 
-    def _iterate(self, root: _Node, state) -> None:
-        path = []                           # (node, the seat that took the decision into it)
-        try:
-            self._play(state, root, path)
-            if self.by_score is None:
-                self.by_score = one_side(state)
-                if self.by_score:
-                    self.lo, self.hi = math.inf, -math.inf
-            if self.by_score:
-                values = raw_scores(state)
-                self.lo, self.hi = min(self.lo, min(values)), max(self.hi, max(values))
-            else:
-                values = value(state)
-        except RulesRuntimeError:
-            values = None               # a sampled world the rules cannot play on: count the visit, learn nothing
-        for node, who in path:
-            node.visits += 1
-            node.total += values[who] if values is not None else \
-                ((self.lo + self.hi) / 2 if math.isfinite(self.lo) else 0.5)
 
-    def _play(self, state, root: _Node, path: list) -> None:
-        """Play `state` on: down the tree by UCB1 over the options available (each counted available
-        as it is offered), one new node added, then `depth` decisions at most at random (or greedily)."""
-        rng, c, depth = self.rng, self.c, self.depth
-        rnd = rng.random
-        lo, spread = self.lo, (self.hi - self.lo) or 1.0
-        node, stop = root, 0               # node: where the walk stands in the tree, None in the rollout
-        greedy = self.greedy_rollout
+def _settled(children: dict, ids, left: int) -> bool:
+    """Is the most visited option sure to stay so, alone, whatever `left` more iterations do? Each
+    iteration visits one option at the root, so it is when it leads the next by more than `left`:
+    stopping then takes the choice the whole budget would take (a search stopped early, as in
+    most Go programs, spends nothing on a decision already made)."""
+    first = second = 0
+    for a in ids:
+        child = children.get(a)
+        v = child.visits if child is not None else 0
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    return first - second > left
 
-        def walk(m, who, ids):
-            nonlocal node, stop
-            if node is None:                # the rollout
-                if m.decisions >= stop:
-                    return None
-                if greedy:
-                    return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
-                return ids[int(rnd() * len(ids))]
-            children = node.children
-            untried = None
-            for a in ids:
-                child = children.get(a)
-                if child is not None:
-                    child.avail += 1
-                elif untried is None:
+
+def _searcher(agent: SearchAgent, root: _Node, program, players: int):
+    """One decision's search: `iterate(state)` plays one iteration on a sampled game and backs its value
+    up the tree from `root`. What every iteration shares is read once (the agent's settings, the game's
+    sides, how a finished game is worth), and where the walk stands lives in this function's cells,
+    which the chooser the rules call at every decision reads quicker than attributes."""
+    rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
+    rnd, sqrt, log, new, inf = rng.random, math.sqrt, math.log, _Node, math.inf
+    by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
+    lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
+    worth = _worth(program, players)
+    node: _Node | None = root           # where the walk stands in the tree, None in the rollout
+    stop = 0                            # the rollout stops when the game has taken this many decisions
+    path: list = []                     # (node, the seat that took the decision into it)
+
+    def walk(m, who, ids):
+        """Down the tree by UCB1 over the options available (each counted available as it is offered),
+        one new node added, then `depth` decisions at most at random (or greedily)."""
+        nonlocal node, stop
+        if node is None:                # the rollout
+            if m.decisions >= stop:
+                return None
+            if greedy:
+                return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
+            return ids[int(rnd() * len(ids))]
+        children = node.children
+        untried = None
+        best, choice, took = -inf, None, None
+        for a in ids:
+            child = children.get(a)
+            if child is None:
+                if untried is None:
                     untried = [a]
                 else:
                     untried.append(a)
-            if untried is not None:
-                a = untried[int(rnd() * len(untried))]
-                child = children[a] = _Node()
-                child.avail = 1
-                path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
-                node, stop = None, m.decisions + 1 + depth
-                return a
-            best, choice = -math.inf, ids[0]
+            else:
+                avail = child.avail = child.avail + 1
+                if untried is None:
+                    score = child.mean + c * sqrt(log(avail) / child.visits)
+                    if score > best:
+                        best, choice, took = score, child, a
+        if untried is not None:
+            a = untried[int(rnd() * len(untried))]
+            child = children[a] = new()
+            child.avail = 1
+            path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
+            node, stop = None, m.decisions + 1 + depth
+            return a
+        if by_score:                    # the means scaled between the lowest and highest score seen
+            spread = (hi - lo) or 1.0
+            best, took = -inf, ids[0]
             for a in ids:
                 ch = children[a]
-                score = (ch.total / ch.visits - lo) / spread + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                score = (ch.mean - lo) / spread + c * sqrt(log(ch.avail) / ch.visits)
                 if score > best:
-                    best, choice = score, a
-            node = children[choice]
-            path.append((node, who))
-            return choice
+                    best, took = score, a
+            choice = children[took]
+        node = choice
+        path.append((choice, who))
+        return took
 
-        if greedy:                          # a greedy choice copies the state, which the fast path's does not hold whole
-            reference_playout(state, walk)
-        else:
-            playout(state, walk)
+    def iterate(state) -> None:
+        nonlocal node, path, lo, hi
+        node, path = root, []
+        try:
+            if greedy:                  # a greedy choice copies the state, which the fast path's does not hold whole
+                reference_playout(state, walk)
+            else:
+                playout(state, walk)
+            if by_score:
+                values = raw_scores(state)
+                lo, hi = min(lo, min(values)), max(hi, max(values))
+            else:
+                values = worth(state) if state.result is not None else estimate(state)
+        except RulesRuntimeError:       # a sampled world the rules cannot play on: count the visit, learn nothing
+            values = [(lo + hi) / 2 if math.isfinite(lo) else 0.5] * state.n
+        for visited, who in path:
+            visited.visits += 1
+            visited.total += values[who]
+            visited.mean = visited.total / visited.visits
+
+    return iterate

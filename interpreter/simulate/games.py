@@ -34,7 +34,9 @@ class Job:
     measure: bool = False     # follow each seat's standing decision by decision (lead changes, drama…): --standings
 
 
-@attrs.frozen
+# Read-only, though not frozen: a frozen attrs record sets each of its 15 fields through object.__setattr__,
+# and a batch makes one a game (1.6 µs of a tic-tac-toe game's 30, kwargs and all).
+@attrs.define
 class GameResult:
     index: int
     seed: int
@@ -84,7 +86,7 @@ class BareTable(Table):
 
 
 _PROGRAMS: dict = {}
-_OPTIONS: dict = {}
+_PLANS: dict = {}
 
 
 def _program(path: str):
@@ -96,25 +98,18 @@ def _program(path: str):
     return program
 
 
-_MAKERS: dict = {}
-
-
-def _makers(names: tuple) -> list:
-    """Per seat, `seed -> a new agent`: each name parsed once per worker process."""
-    makers = _MAKERS.get(names)
-    if makers is None:
-        makers = _MAKERS[names] = [agent_maker(name) for name in names]
-    return makers
-
-
-def _options(program, path: str, settings: tuple) -> dict:
-    """Every option's stored value for a job's `--set`s, worked out once per worker process."""
-    values = _OPTIONS.get((path, settings))
-    if values is None:
+def _plan(job: Job) -> tuple:
+    """What every game of a job's run shares, worked out once per worker process: the rules, every
+    option's stored value for its `--set`s, per seat `seed -> a new agent` (each name parsed once),
+    and the decision limit."""
+    key = (job.path, job.settings, job.agents)
+    plan = _PLANS.get(key)
+    if plan is None:
+        program = _program(job.path)
         values = {o.name: o.default for o in program.options}
-        values.update(Session.parse_options(program, list(settings)))
-        _OPTIONS[(path, settings)] = values
-    return values
+        values.update(Session.parse_options(program, list(job.settings)))
+        plan = _PLANS[key] = (program, values, [agent_maker(name) for name in job.agents], decision_limit(program))
+    return plan
 
 
 class Standings:
@@ -165,22 +160,24 @@ class Standings:
 
 
 def play(job: Job) -> GameResult:
-    """One game of a batch: agents that decide from the legal ids alone (random, first: their `pick`) are
+    """One game of a batch: agents that decide from the number of options alone (random, first: their `index`) are
     called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
     on the resumable path, since it copies the game to think."""
-    program = _program(job.path)
+    program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
-    values = _options(program, job.path, job.settings)
-    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(_makers(job.agents))]
-    limit = decision_limit(program)      # a game still going then is stopped and counted as a timeout
-    offered: list[int] = []              # the number of options at each decision
-    picks = [getattr(agent, "pick", None) for agent in agents]
-    asked, thought = [0] * job.players, [0.0] * job.players
-    if all(picks):
+    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
+    offered = [[] for _ in range(job.players)]     # per seat: the number of options at each of its decisions
+    indexes = [getattr(agent, "index", None) for agent in agents]
+    direct = all(indexes)
+    thought = [0.0] * job.players
+    # each chooser stops the game at the decision limit itself: no wrapper called per decision
+    if direct:
         def choose(m, who, ids):
-            offered.append(len(ids))
-            asked[who] += 1
-            return picks[who](ids)
+            if m.decisions >= stop:
+                return None
+            n = len(ids)
+            offered[who].append(n)
+            return ids[indexes[who](n)]
     else:
         table = None
 
@@ -188,21 +185,24 @@ def play(job: Job) -> GameResult:
 
         def choose(m, who, ids):
             nonlocal table
+            if m.decisions >= stop:
+                return None
             if table is None:                    # at the game's first decision, as new_game left it
                 table = BareTable(program, m, remember)
             elif table.whereabouts is not None:  # what the decision before this one moved
                 table.whereabouts.note(m)
-            offered.append(len(ids))
+            offered[who].append(len(ids))
             start = time.perf_counter()
             choice = act(agents[who], table)
             thought[who] += time.perf_counter() - start
-            asked[who] += 1
             return choice
     follow = Standings(program, job.players) if job.measure else None
     if follow is not None:
         decide_for = choose
 
         def choose(m, who, ids):
+            if m.decisions >= stop:
+                return None
             if m.decisions:
                 follow.add(m)            # the standing after the decision before this one
             return decide_for(m, who, ids)
@@ -213,29 +213,28 @@ def play(job: Job) -> GameResult:
         first = -1 if state.pending is None else state.pending[1]
         # agents that think copy the state while they choose: the fast path's frames are not the game's
         # then (engine/playout.py), so they are asked on the resumable path
-        (playout if all(picks) else reference_playout)(state, choose, limit)
+        (playout if direct else reference_playout)(state, choose)
     except RulesRuntimeError as e:
         # decide fails with no decision pending: the decision that failed is not counted as taken
         taken = 0 if state is None else state.decisions - (state.pending is None)
-        return GameResult(job.index, seed, (), (), taken, _choices(offered), sum(offered),
+        return GameResult(job.index, seed, (), (), taken, *_tally(offered),
                           error=str(e).splitlines()[0], first=first)
-    choices = _choices(offered)
+    choices, options = _tally(offered)
     if state.result is None:
-        return GameResult(job.index, seed, (), (), state.decisions, choices, sum(offered), timeout=True, first=first)
+        return GameResult(job.index, seed, (), (), state.decisions, choices, options, timeout=True, first=first)
     scores, _ties, winners = state.result
     standing, trail, changes = (), 0.0, 0
     if follow is not None:
         standing = tuple(_summary(t) for t in follow.tracks)
         trail = follow.trail(winners)
         changes = follow.changes
-    return GameResult(job.index, seed, tuple(scores), tuple(winners), state.decisions, choices, sum(offered),
-                      lead_changes=changes, standing=standing, trail=trail, asked=tuple(asked),
-                      seconds=tuple(thought), first=first)
+    return GameResult(job.index, seed, tuple(scores), tuple(winners), state.decisions, choices, options,
+                      False, "", changes, standing, trail, tuple(map(len, offered)), tuple(thought), first)
 
 
-def _choices(offered: list[int]) -> int:
-    """Decisions with more than one option."""
-    return len(offered) - offered.count(1)
+def _tally(offered: list[list[int]]) -> tuple[int, int]:
+    """(decisions with more than one option, options offered in all), from each seat's options per decision."""
+    return (sum(len(seat) - seat.count(1) for seat in offered), sum(map(sum, offered)))
 
 
 def _summary(track: list[float]) -> tuple:

@@ -53,11 +53,14 @@ def summarise(results, players: int, teams: int = 0) -> dict:
     may draw who starts), and its fair share is one side's: 1/players, or 1/teams."""
     n = len(results)
     done = [r for r in results if r.scores]
+    sided = [len(sides_of(r.winners, teams)) for r in done]    # the sides among each game's winners
+    utilities = [[1.0 / k if p in r.winners else 0.0 for r, k in zip(done, sided)]    # share(r, p, teams)
+                 for p in range(players)]
     seats = []
-    for p in range(players):
-        wins = sum(1 for r in done if p in r.winners and len(sides_of(r.winners, teams)) == 1)
-        ties = sum(1 for r in done if p in r.winners and len(sides_of(r.winners, teams)) > 1)
-        won = sum(share(r, p, teams) for r in done)
+    for p, utility in enumerate(utilities):
+        wins = sum(1 for r, k in zip(done, sided) if k == 1 and p in r.winners)
+        ties = sum(1 for r, k in zip(done, sided) if k > 1 and p in r.winners)
+        won = sum(utility)
         mean, sd = mean_sd(r.scores[p] for r in done)
         lo, hi = wilson(won, len(done))
         seats.append({"seat": p + 1, "wins": wins, "ties": ties,
@@ -66,13 +69,13 @@ def summarise(results, players: int, teams: int = 0) -> dict:
     lengths = [r.decisions for r in results]
     length_mean, length_sd = mean_sd(lengths)
     rates = [s["win_rate"] for s in seats]
-    draws = sum(1 for r in done if len(sides_of(r.winners, teams)) > 1)
+    draws = sum(1 for k in sided if k > 1)
     decisive = len(done) - draws
     offered = sum(r.options for r in results)
     asked = sum(r.decisions for r in results)
     measured = [r for r in done if r.standing]
     opened = [r for r in done if r.first >= 0]
-    first_won = sum(share(r, r.first, teams) for r in opened)
+    first_won = sum(1.0 / k if r.first in r.winners else 0.0 for r, k in zip(done, sided) if r.first >= 0)
     first_rate = first_won / len(opened) if opened else 0.0
     metrics = {
         "balance": 1 - (max(rates) - min(rates)) if rates else 1.0,
@@ -84,7 +87,7 @@ def summarise(results, players: int, teams: int = 0) -> dict:
         "duration": length_mean,
         "decision_moves": sum(r.choices for r in results) / asked if asked else 0.0,
         "branching_factor": offered / asked if asked else 0.0,
-        "outcome_uniformity": _uniformity(done, players, teams),
+        "outcome_uniformity": _uniformity(utilities),
     }
     if measured:
         metrics.update({
@@ -102,13 +105,14 @@ def summarise(results, players: int, teams: int = 0) -> dict:
             "errors": sorted({r.error for r in results if r.error})[:5]}
 
 
-def _uniformity(done, players: int, teams: int) -> float:
-    """1 − the per-seat variance of the outcome (win 1, share of a tie, loss 0), averaged over seats."""
-    if not done:
+def _uniformity(utilities: list[list[float]]) -> float:
+    """1 − the per-seat variance of the outcome (win 1, share of a tie, loss 0), averaged over seats
+    (`utilities`: per seat, its share of each finished game)."""
+    if not utilities or not utilities[0]:
         return 1.0
     total = 0.0
-    for p in range(players):
-        utility = [share(r, p, teams) for r in done]
+    players = len(utilities)
+    for utility in utilities:
         m = sum(utility) / len(utility)
         total += sum((u - m) ** 2 for u in utility) / len(utility)
     return 1 - total / players
