@@ -128,9 +128,9 @@ class Match:
         self.session = session
         self._told: dict = {}               # seat -> (lines told so far, the observer reading on)
         self._texts: dict = {}              # seat -> its observation text, until the next action
-        # where each seat last saw each card (information state), read from the states after each step
-        # only when a tensor asks for it (`_memory_now`); a clone brings a copy of its original's
-        self._memory = Memory(game.players) if memory is None else memory
+        # where each seat last saw each card (information state), made and read from the states after each
+        # step only when a tensor asks for it (`_memory_now`); a clone brings a copy of its original's
+        self._memory = memory
         self._recalls: dict = {}             # seat -> its Recall (engine.recall), made when first asked
 
     # ------------------------------------------------------------ whose turn, what is legal
@@ -262,6 +262,8 @@ class Match:
     def _memory_now(self) -> Memory:
         """The memory brought up to date: it reads the states after each step it has not seen
         (Session.after), so a match that no tensor is asked of spends nothing on it."""
+        if self._memory is None:
+            self._memory = Memory(self.game.players)
         memory, after = self._memory, self.session.after
         while memory.read < len(after):
             memory.see(after[memory.read])
@@ -317,7 +319,7 @@ class Match:
     # ------------------------------------------------------------ copies and records
     def clone(self) -> "Match":
         """An independent copy: playing one does not change the other."""
-        twin = Match(self.game, self.session.copy(), self._memory.copy())
+        twin = Match(self.game, self.session.copy(), self._memory.copy() if self._memory is not None else None)
         twin._recalls = {v: r.copy(twin.session) for v, r in self._recalls.items()}
         for seat, (lines, observer) in self._told.items():
             reader = observe.Observer(twin.session, observer.viewer)

@@ -22,7 +22,6 @@ from . import require
 
 require("openspiel", "pyspiel", "numpy")
 
-import copy
 import random
 
 import numpy as np
@@ -260,7 +259,7 @@ class RulecraftState(pyspiel.State):
             at = self._at
             game.initial = _At(at.match, None if at.step is None else ("start", list(at.step[1])), at.outcomes,
                                at.ahead, at.player)
-        self._at = copy.deepcopy(game.initial)
+        self._at = game.initial.__deepcopy__(None)
 
     _match = property(lambda self: self._at.match)
     _rc_game = property(lambda self: self._fixed.rc)
