@@ -128,10 +128,9 @@ class Match:
         self.session = session
         self._told: dict = {}               # seat -> (lines told so far, the observer reading on)
         self._texts: dict = {}              # seat -> its observation text, until the next action
-        if memory is None:                  # (a clone brings a copy of its original's)
-            memory = Memory(game.players)
-            memory.see(session.state)
-        self._memory = memory               # where each seat last saw each card (information state)
+        # where each seat last saw each card (information state), made and read from the states after each
+        # step only when a tensor asks for it (`_memory_now`); a clone brings a copy of its original's
+        self._memory = memory
         self._recalls: dict = {}             # seat -> its Recall (engine.recall), made when first asked
 
     # ------------------------------------------------------------ whose turn, what is legal
@@ -174,7 +173,6 @@ class Match:
             self.session.take(int(action))
         else:
             raise IllegalAction(f"an action is an id, a label or an Action, not {action!r}")
-        self._memory.see(self.session.state)
 
     # ------------------------------------------------------------ agents
     def ask(self, agent) -> int:
@@ -257,10 +255,22 @@ class Match:
         from .cli.plaintext import view_lines
         viewer = self._viewer(seat)
         recall = self._recall(viewer)
-        if self._memory.steps != self.session.state.decisions:      # moved on other than by `apply`
-            self._memory.see(self.session.state)
-        return self.game.encoder.encode_information_state(self.session.state, viewer, self._memory.last_seen[viewer],
+        return self.game.encoder.encode_information_state(self.session.state, viewer,
+                                                          self._memory_now().last_seen[viewer],
                                                           recall.catch_up(), recall.digests(view_lines))
+
+    def _memory_now(self) -> Memory:
+        """The memory brought up to date: it reads the states after each step it has not seen
+        (Session.after), so a match that no tensor is asked of spends nothing on it."""
+        if self._memory is None:
+            self._memory = Memory(self.game.players)
+        memory, after = self._memory, self.session.after
+        while memory.read < len(after):
+            memory.see(after[memory.read])
+            memory.read += 1
+        if memory.steps != self.session.state.decisions:      # moved on other than by a decision
+            memory.see(self.session.state)
+        return memory
 
     def information_state_text(self, seat: int) -> str:
         """The seat's information state as text: its whole observation history (engine.recall) — each
@@ -309,7 +319,7 @@ class Match:
     # ------------------------------------------------------------ copies and records
     def clone(self) -> "Match":
         """An independent copy: playing one does not change the other."""
-        twin = Match(self.game, self.session.copy(), self._memory.copy())
+        twin = Match(self.game, self.session.copy(), self._memory.copy() if self._memory is not None else None)
         twin._recalls = {v: r.copy(twin.session) for v, r in self._recalls.items()}
         for seat, (lines, observer) in self._told.items():
             reader = observe.Observer(twin.session, observer.viewer)
@@ -343,24 +353,13 @@ def match_from_yaml(text: str, name: str = "the save") -> Match:
 
 
 def _restore(data: dict, name: str) -> Match:
-    memory = []             # where each seat last saw each card, followed through the replay
-
-    def start(session):
-        memory.append(Memory(session.state.n))
-        memory[0].see(session.state)
-
-    def before(session, _index, _option_id):      # the position after the decision before
-        memory[0].see(session.state)
-
-    session = records.restore(data, lambda ref: load_file(game_path(ref)), name, narrate=True,
-                              on_start=start, on_decision=before)
+    # replayed decision by decision, so the session holds the state after each step (Session.after), which
+    # the match reads where each seat last saw each card from, as it does in a match played on
+    session = records.restore(data, lambda ref: load_file(game_path(ref)), name, narrate=True)
     records.verify_state(data, session, name)
     game = Game(session.program, session.game_ref, session.state.n)
     game._options = dict(session.options)
-    match = Match(game, session)
-    memory[0].see(session.state)
-    match._memory = memory[0]
-    return match
+    return Match(game, session)
 
 
 # ------------------------------------------------------------------ agents

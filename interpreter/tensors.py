@@ -302,6 +302,7 @@ class Memory:
     def __init__(self, players: int):
         self.last_seen: list[dict] = [{} for _ in range(players)]
         self.steps = 0                  # the decisions seen so far
+        self.read = 0                   # how many of a session's states after each step were seen (api.Match)
         self._in_sight: list[dict] = [{} for _ in range(players)]     # name -> {instance: count} at the last step
         self._away: list[dict] = [{} for _ in range(players)]         # name -> [(step, instance)], out of sight
 
@@ -351,7 +352,7 @@ class Memory:
         twin.last_seen = [dict(d) for d in self.last_seen]
         twin._in_sight = [dict(d) for d in self._in_sight]       # (replaced whole at each step, never changed)
         twin._away = [dict(d) for d in self._away]
-        twin.steps = self.steps
+        twin.steps, twin.read = self.steps, self.read
         return twin
 
 

@@ -218,3 +218,28 @@ def test_information_state_text_is_what_the_seat_was_told():
         for other in {1, 2, 3} - {seat}:                          # the others' hands: only how many cards
             assert re.search(rf"^  (\d+\| )?Player {other}: \d+ cards? in hand · \d+ cards? won$", text, re.M)
     assert match.information_state_text(1) != match.information_state_text(2)
+
+
+def test_the_information_state_tensor_asked_late_is_the_one_asked_at_every_step(tmp_path):
+    """Where each seat last saw each card is read from the states after each step only when a tensor is
+    asked (Match._memory_now): asked once at the end, of a clone or of a loaded save, it is the tensor of a
+    match asked after every decision."""
+    game = rulecraft.load("blackmore", players=2)
+    eager, lazy = game.new(seed=5), game.new(seed=5)
+    rng = random.Random(5)
+    for turn in range(24):
+        eager.information_state_tensor(1 + turn % 2)
+        action = rng.choice(eager.legal_ids())
+        eager.apply(action)
+        lazy.apply(action)
+        if turn == 11:
+            twin = lazy.clone()                    # never asked: it reads its own states when it is
+    for action in [d[1] for d in eager.decisions[12:]]:
+        twin.apply(action)
+    eager.save(tmp_path / "m.yaml")
+    loaded = rulecraft.load_match(tmp_path / "m.yaml")
+    for seat in (1, 2):
+        want = eager.information_state_tensor(seat)
+        assert lazy.information_state_tensor(seat) == want
+        assert twin.information_state_tensor(seat) == want
+        assert loaded.information_state_tensor(seat) == want

@@ -171,8 +171,8 @@ class RulecraftGame(pyspiel.Game):
             min_utility=low, max_utility=high, utility_sum=total,
             max_game_length=decision_limit(program))
         params["players"] = n
-        self.initial = None              # RulecraftState's start: (chance outcomes, or the match; the player)
-        self.fixed = _Fixed(self.reward_kind, self.chance_base, decision_limit(program))
+        self.initial = None              # RulecraftState's start (an _At), worked out by the first state
+        self.fixed = _Fixed(self.rc, self.reward_kind, self.chance_base, decision_limit(program))
         super().__init__(_game_type(utility), info, params)
 
     def new_initial_state(self):
@@ -184,52 +184,95 @@ class RulecraftGame(pyspiel.Game):
 
 class _Fixed:
     """What every state of a game shares, held once: OpenSpiel deep-copies each of a state's fields at
-    every clone, and this one is copied as itself."""
-    __slots__ = ("reward_kind", "base", "limit")
+    every clone, and this one is copied as itself. `known`: the information states worked out so far."""
+    __slots__ = ("rc", "reward_kind", "base", "limit", "known")
 
-    def __init__(self, reward_kind: str, base: int, limit: int):
-        self.reward_kind, self.base, self.limit = reward_kind, base, limit
+    def __init__(self, rc, reward_kind: str, base: int, limit: int):
+        self.rc, self.reward_kind, self.base, self.limit = rc, reward_kind, base, limit
+        self.known = _Known()
 
     def __deepcopy__(self, memo):
         return self
+
+
+class _Known:
+    """Each information state (text or tensor) already worked out, by what a player asked and the
+    state's history. A state is a function of its history (every chance outcome is in it; the engine's
+    RNG is never read), so a solver that walks the same tree again (CFR, once per iteration) is answered
+    without running the recall again; a resampled state is not (`_At.resampled`). Emptied when it holds
+    more than LIMIT characters and numbers, so a long search cannot fill the memory with it."""
+    LIMIT = 1 << 24
+
+    def __init__(self):
+        self.table: dict = {}
+        self.size = 0
+
+    def get(self, key, make):
+        got = self.table.get(key)
+        if got is None:
+            got = make()
+            if self.size > self.LIMIT:
+                self.table.clear()
+                self.size = 0
+            self.table[key] = got
+            self.size += len(got) + len(key[2])
+        return got
+
+
+class _At:
+    """Where a state is, in one object, so that OpenSpiel's clone (a deepcopy of each of the state's
+    fields) copies one thing: the match (None during the setup), the step under way (None, or ("start" or
+    an action id, the chance outcomes so far)), the chance node's outcomes (never changed in place) and the
+    sizes of the draws known to follow it, and OpenSpiel's current player."""
+    __slots__ = ("match", "step", "outcomes", "ahead", "player", "resampled")
+
+    def __init__(self, match, step, outcomes, ahead, player):
+        self.match, self.step, self.outcomes, self.ahead, self.player = match, step, outcomes, ahead, player
+        self.resampled = False           # drawn anew (RulecraftState.resampled): not a function of its history
+
+    def __deepcopy__(self, memo):
+        twin = _At(None if self.match is None else self.match.clone(),
+                   None if self.step is None else (self.step[0], list(self.step[1])),
+                   self.outcomes, self.ahead, self.player)
+        twin.resampled = self.resampled
+        return twin
 
 
 class RulecraftState(pyspiel.State):
     """A rulecraft match at its last decision (or end), and the chance outcomes drawn since.
 
     An action is applied to the match in place: OpenSpiel copies a state only when it asks
-    (`clone`, `child`), by deepcopy (Match.__deepcopy__). A step that draws stops at its first draw
-    with no outcome yet (`_Stop`); Session.take then leaves the match as it was before the step, so
-    each chance outcome runs the step again on the match from there, with the outcomes drawn so far
-    (the engine cannot pause inside a rule's code). The setup's steps build no match until the
-    setup is over."""
+    (`clone`, `child`), by deepcopy (`_At.__deepcopy__`, Match.clone).
+    A step that draws stops at its first draw with no outcome yet (`_Stop`); Session.take then leaves
+    the match as it was before the step, so each chance outcome runs the step again on the match from
+    there, with the outcomes drawn so far (the engine cannot pause inside a rule's code). The setup's
+    steps build no match until the setup is over. Nothing a player knows is worked out in a step: the
+    information state and the observation are made when OpenSpiel asks for them (`_Known`)."""
 
     def __init__(self, game: RulecraftGame):
         super().__init__(game)
-        self._rc_game = game.rc
         self._fixed = game.fixed
-        self._match = None               # the match at the last decision node (None before the setup)
-        self._step = ("start", [])       # the step under way: ("start" or an action id, chance outcomes so far)
-        self._outcomes = None            # at a chance node: [(outcome, probability)]
-        self._player = CHANCE            # OpenSpiel's current player, set by _advance
-        self._ahead = ()                 # at a chance node: the sizes of the draws known to follow
         start = game.initial                # OpenSpiel makes a new state for every clone, then copies the
         if start is None:                   # clone's fields into it: the start is worked out once per game
+            self._at = _At(None, ("start", []), None, (), CHANCE)
             self._advance()
-            game.initial = (self._outcomes, self._match.clone() if self._outcomes is None else None, self._player,
-                            tuple(self._ahead))
-        else:
-            outcomes, match, self._player, ahead = start
-            if outcomes is not None:
-                self._outcomes, self._ahead = outcomes, ahead     # outcomes: never changed in place
-            else:
-                self._match, self._step = match.clone(), None
+            at = self._at
+            game.initial = _At(at.match, None if at.step is None else ("start", list(at.step[1])), at.outcomes,
+                               at.ahead, at.player)
+        self._at = game.initial.__deepcopy__(None)
+
+    _match = property(lambda self: self._at.match)
+    _rc_game = property(lambda self: self._fixed.rc)
+    _reward_kind = property(lambda self: self._fixed.reward_kind)
+    _base = property(lambda self: self._fixed.base)
+    _limit = property(lambda self: self._fixed.limit)
 
     # ------------------------------------------------------------ stepping through chance
     def _advance(self) -> None:
         """Run the step under way with the chance outcomes drawn so far: to its next chance node, or
         to the end of the step (the next decision, or the end of the game)."""
-        what, positions = self._step
+        at = self._at
+        what, positions = at.step
         draws = _Draws(positions, self._base)
         if what == "start":
             g = self._rc_game
@@ -239,9 +282,9 @@ class RulecraftState(pyspiel.State):
                 self._stopped(stop)
                 return
             session.state.forced = None
-            self._match = api.Match(g, session)
+            at.match = api.Match(g, session)
         else:
-            match = self._match
+            match = at.match
             match.session.state.forced = [("draws", draws)]
             try:
                 match.apply(what)        # in place; stopped at a draw, the match is as it was before
@@ -250,47 +293,45 @@ class RulecraftState(pyspiel.State):
                 return
             finally:
                 match.session.state.forced = None
-        self._step, self._outcomes, self._ahead = None, None, ()
-        m = self._match
-        self._player = TERMINAL if m.over or self._truncated else m.to_move - 1
-
-    _reward_kind = property(lambda self: self._fixed.reward_kind)
-    _base = property(lambda self: self._fixed.base)
-    _limit = property(lambda self: self._fixed.limit)
+        at.step, at.outcomes, at.ahead = None, None, ()
+        m = at.match
+        at.player = TERMINAL if m.over or self._truncated else m.to_move - 1
 
     def _stopped(self, stop: _Stop) -> None:
         """At a chance node; the sizes of the draws known to follow it are kept, so that their chance
         nodes need no run of the step (a shuffle of n cards runs its step twice, not n times)."""
-        self._outcomes, self._player, self._ahead = stop.outcomes, CHANCE, tuple(stop.ahead)
+        at = self._at
+        at.outcomes, at.player, at.ahead = stop.outcomes, CHANCE, tuple(stop.ahead)
 
     @property
     def _truncated(self) -> bool:
-        m = self._match
+        m = self._at.match
         return m is not None and not m.over and m.session.state.decisions >= self._limit
 
     def current_player(self):
-        return self._player          # worked out once per step (_advance): OpenSpiel asks it many times
+        return self._at.player          # worked out once per step (_advance): OpenSpiel asks it many times
 
     def is_terminal(self):
-        return self._player == TERMINAL
+        return self._at.player == TERMINAL
 
     def _legal_actions(self, player):
-        if player != self._player or player < 0:
+        if player != self._at.player or player < 0:
             return []
-        return sorted(self._match.legal_ids())
+        return sorted(self._at.match.legal_ids())
 
     def chance_outcomes(self):
-        return list(self._outcomes)
+        return list(self._at.outcomes)
 
     def _apply_action(self, action):
-        if self._outcomes is not None:
-            self._step[1].append(int(action))      # a clone's step is its own (deepcopy)
-            if self._ahead:                        # the next draw's chance node is known: nothing to run
-                self._outcomes, self._ahead = uniform(self._ahead[0]), self._ahead[1:]
+        at = self._at
+        if at.outcomes is not None:
+            at.step[1].append(int(action))        # a clone's step is its own (_At.__deepcopy__)
+            if at.ahead:                          # the next draw's chance node is known: nothing to run
+                at.outcomes, at.ahead = uniform(at.ahead[0]), at.ahead[1:]
                 return
         else:
-            self._step = (int(action), [])
-        self._outcomes = None
+            at.step = (int(action), [])
+        at.outcomes = None
         self._advance()
 
     def _action_to_string(self, player, action):
@@ -327,7 +368,7 @@ class RulecraftState(pyspiel.State):
         seat = self._seat(player)
         if self._match is None:
             return [0.0] * self._rc_game.information_state_shape[0]
-        return self._match.information_state_tensor(seat)
+        return list(self._known("tensor", player, lambda: self._match.information_state_tensor(seat)))
 
     def observation_text_of(self, player) -> str:
         seat = self._seat(player)
@@ -335,13 +376,21 @@ class RulecraftState(pyspiel.State):
 
     def information_state_text_of(self, player) -> str:
         seat = self._seat(player)
-        return self._match.information_state_text(seat) if self._match is not None else "the game is being set up"
+        if self._match is None:
+            return "the game is being set up"
+        return self._known("text", player, lambda: self._match.information_state_text(seat))
+
+    def _known(self, kind: str, player: int, make):
+        """`make()`, the player's information state of this kind, worked out once per history (_Known)."""
+        if self._at.resampled:
+            return make()
+        return self._fixed.known.get((kind, player, tuple(self.history())), make)
 
     def resampled(self, player, rnd, tries: int = 20):
         """A clone in which what `player` may not see is drawn anew (see `resampler`)."""
         from ..engine import determinize
         twin = self.clone()
-        if self._match is None or self._outcomes is not None:
+        if self._match is None or self._at.outcomes is not None:
             return twin
         for _ in range(tries):
             other = determinize.sample(self._match.session.state, player, rnd, memory=self._match.session.whereabouts)
@@ -355,12 +404,13 @@ class RulecraftState(pyspiel.State):
         session.state = other
         session.whereabouts = Whereabouts(other)        # a new game: its seats remember only what they see in it
         twin._match._texts.clear()
+        twin._at.resampled = True          # no longer a function of its history: its own information states
         return twin
 
     def __str__(self):
         lines = [f"{d[0]}: {d[2]}" for d in self._match.decisions] if self._match is not None else []
-        if self._outcomes is not None:
-            what, positions = self._step
+        if self._at.outcomes is not None:
+            what, positions = self._at.step
             lines.append(f"chance after {what}: {positions}")
         return "\n".join(lines) or "start"
 
