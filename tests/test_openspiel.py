@@ -177,6 +177,9 @@ def test_the_examples_run_a_bot_and_learn():
     nim = runpy.run_path(str(root / "qlearning_nim.py"))
     rates = nim["train"](episodes=1500, report_every=1500)
     assert rates[0] < 0.7 and rates[-1] > 0.85           # it learns: from about a half to most games
+    # and the same seed learns the same (its chance sampler was once seeded from the clock, and the
+    # figure above failed one run in a few)
+    assert nim["train"](episodes=200, report_every=100) == nim["train"](episodes=200, report_every=100)
 
 
 def test_the_information_state_tensor_remembers_what_left_sight():

@@ -35,7 +35,9 @@ def train(episodes: int = 3000, seed: int = 1, report_every: int = 1000) -> list
     """The learner's win rate against a random player before training and after each report period."""
     nim = Path(__file__).resolve().parent.parent / "nim.rules"           # examples/nim.rules
     game = rcos.load_game(str(nim), players=2, options={"stones": 9})
-    env = rl_environment.Environment(game, seed=seed)
+    # the chance nodes (who starts) drawn by a seeded sampler: Environment's own `seed=` is not one
+    # (its extra keywords go to the game), and its default sampler is seeded from the clock
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
     actions = env.action_spec()["num_actions"]
     np.random.seed(seed)
     learners = [tabular_qlearner.QLearner(player_id=k, num_actions=actions, step_size=0.5)
