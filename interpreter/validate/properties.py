@@ -14,7 +14,7 @@ import attrs
 
 from ..runtime.errors import RulesRuntimeError
 from ..engine import determinize, machine, observe, records, views
-from ..cli.plaintext import view_lines
+from ..cli.plaintext import score_parts_lines, view_lines
 from ..engine.recall import Recall
 from ..runtime import rng
 from ..runtime.helpers import CheckedNarration, ShownLog, seal
@@ -279,6 +279,7 @@ class _Told:
         o["tensor"] = tensor
         s = self.session            # the question a decision asks (`prompt`) is told to its chooser
         o["prompt"] = s.prompt() if not s.over and s.to_move == self.viewer else None
+        o["score_parts"] = score_parts_lines(s, viewer=self.viewer) if s.over else []   # the end screen
         return o
 
 
