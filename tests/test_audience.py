@@ -309,3 +309,42 @@ def test_the_leak_property_reads_a_decisions_prompt(tmp_path):
     with pytest.raises(P.PropertyFailure, match="told only what it may know"):
         for seed in range(6):
             P.play_checked(load_file(leaky), 2, {}, seed, random.Random(seed).randrange)
+
+
+LEFTOVERS = '''game "Leftovers"
+players 2..3
+import cards
+card Chip(value: 1..9) named "chip {value}"
+cards chips = [Chip(v) for v in 1..9]
+zone bag of Chip, seen by nobody
+zone hand of Chip per player, seen by owner
+var bids: Int = 0
+rule setup:
+    move chips to bag
+    shuffle bag
+    for p in players:
+        deal(3, bag, p.hand)
+rule play:
+    for p in players:
+        p chooses n in 1..2 as "bid {n}":
+            bids = bids + n
+score p: Player = sum(c.value for c in p.hand)
+'''
+
+
+def test_the_leak_property_reads_the_end_screen_but_not_its_totals(tmp_path, monkeypatch):
+    """The end screen lists what each score is made of, as its viewer may see it: the hands left unseen
+    are "3 cards not shown" (no leak, though the totals differ: the end reveals them), and a breakdown
+    that named them to everyone would be caught. Regression: the totals in the breakdown were once
+    reported as a leak (`rulecraft test` on this game)."""
+    from rulecraft.cli import plaintext
+    from rulecraft.loader import load_file
+    path = tmp_path / "leftovers.rules"
+    path.write_text(LEFTOVERS)
+    for seed in range(6):
+        P.play_checked(load_file(path), 2, {}, seed, random.Random(seed).randrange)
+    named_to_all = plaintext.score_parts_lines
+    monkeypatch.setattr(P, "score_parts_lines", lambda s, viewer, totals: named_to_all(s, None, None, totals))
+    with pytest.raises(P.PropertyFailure, match="what the scores are made of"):
+        for seed in range(6):
+            P.play_checked(load_file(path), 2, {}, seed, random.Random(seed).randrange)

@@ -126,12 +126,13 @@ def result_lines(session) -> list[str]:
     return lines
 
 
-def score_parts_lines(session, width: int | None = None, viewer=None) -> list[str]:
+def score_parts_lines(session, width: int | None = None, viewer=None, totals: bool = True) -> list[str]:
     """What each final score is made of (compile.scoreparts): "Player 1  35 = garden points 26 + shed
     points 9", or the elements a `sum(… for x in L)` adds ("Blue 7 + Black 8", a value not in the
     element's name written beside it), wrapped to `width` between parts. Nothing for a game whose
     score has one part. As `viewer` (a seat, observe.PUBLIC, or None for everything) may see it: a
-    card lying where the viewer may not look, or a part read from such things, is not named."""
+    card lying where the viewer may not look, or a part read from such things, is not named. Without
+    `totals`, the scores themselves are left out (what the parts are, not the result they add to)."""
     m, program = session.state, session.program
     parts = getattr(program, "score_parts", ())
     if m.result is None or not parts:
@@ -156,7 +157,7 @@ def score_parts_lines(session, width: int | None = None, viewer=None) -> list[st
                     items.append((part.sign, text if str(value) in text.split() else f"{text} ({value})"))
                 if unseen:
                     items.append((part.sign, f"{unseen} card{'s' if unseen > 1 else ''} not shown"))
-        line = f"  {name.ljust(width)}  {m.result[0][seat]:>4} = "
+        line = f"  {name.ljust(width)}  {m.result[0][seat] if totals else '':>4} = "
         indent = " " * len(line)
         if not items:
             items = [(1, "nothing")]

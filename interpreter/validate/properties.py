@@ -279,7 +279,8 @@ class _Told:
         o["tensor"] = tensor
         s = self.session            # the question a decision asks (`prompt`) is told to its chooser
         o["prompt"] = s.prompt() if not s.over and s.to_move == self.viewer else None
-        o["score_parts"] = score_parts_lines(s, viewer=self.viewer) if s.over else []   # the end screen
+        # the end screen's parts (the totals are the result, which the end reveals: no leak)
+        o["score_parts"] = score_parts_lines(s, viewer=self.viewer, totals=False) if s.over else []
         return o
 
 
@@ -334,6 +335,7 @@ def _sealed_if_taken(state, option_id):
 
 
 def _first_difference(a, b) -> str:
+    """Where two observations (`_Told.now`) first differ, in a few words."""
     if a["news"] != b["news"]:
         return f"{a['news']} / {b['news']}"
     for key in a["view"]:
@@ -341,6 +343,12 @@ def _first_difference(a, b) -> str:
             return f"{key}: {a['view'][key]} / {b['view'].get(key)}"
     if a.get("history") != b.get("history"):
         return "their information states (observation histories) differ"
+    if a.get("prompt") != b.get("prompt"):
+        return f"the question they are asked: {a['prompt']} / {b['prompt']}"
+    if a.get("score_parts") != b.get("score_parts"):
+        diff = next((x, y) for x, y in zip(a["score_parts"], b["score_parts"]) if x != y) \
+            if len(a["score_parts"]) == len(b["score_parts"]) else (a["score_parts"], b["score_parts"])
+        return f"what the scores are made of: {diff[0]!r} / {diff[1]!r}"
     return "their information state tensors differ"
 
 
