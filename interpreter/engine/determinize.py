@@ -203,12 +203,12 @@ def _homes(places, cards, possible, where) -> list:
     """(place, its zone) of each place the deal may put a card into that was not in that zone
     (`where`: the position's card -> zone instance): a card the memory keeps in the zone it is in
     (a card seen won face down) is there in every deal, and its `State.where` need not change."""
-    zones = {z for z, _i in places}
     if possible is None or where is None:
         return [(k, z) for k, (z, _i) in enumerate(places)]
+    zones = sum(1 << z for z in {z for z, _i in places})
     loose = 0               # the zones a card that may move may be dealt into
     for c in cards:
-        mask = possible[c] & sum(1 << z for z in zones)
+        mask = possible[c] & zones
         if mask.bit_count() != 1 or not mask >> where[c] & 1:
             loose |= mask or -1
     return [(k, z) for k, (z, _i) in enumerate(places) if loose >> z & 1]
