@@ -193,3 +193,56 @@ def test_the_benchmarks_forgetful_seat_samples_as_before_memory(blackmore):
     remembering = sum(bool(won & set(Seat(s, me).sample(rng).zones[other])) for _ in range(20))
     assert forgetful > 5 and remembering == 0
     assert bench.wilson(30, 60) == pytest.approx((0.3773, 0.6227), abs=1e-3)
+
+
+def _where_agrees(m) -> bool:
+    n = len(m.program.card_names)
+    return all(m.where[c] == z for z, cards in enumerate(m.zones) for c in cards) and \
+        sum(len(cards) for cards in m.zones) == sum(1 for z in m.where[:n] if z >= 0)
+
+
+@pytest.mark.parametrize("path", RULES, ids=lambda p: p.stem)
+def test_a_sample_knows_where_each_card_was_dealt(path):
+    """A sample sets `State.where` only for the places a card that may move can be dealt into (a card
+    the memory keeps where it is stays there): every card's `where` is still the zone it lies in, with
+    memory or without."""
+    program = load_file(path)
+    players = max(program.min_players, min(4, program.max_players))
+    s = Session.start(program, "game", players, 1, narrate=False)
+    pick, rng = random.Random(1), random.Random(2)
+    while not s.over and len(s.history) < 60:
+        me = s.to_move if s.to_move is not None else 0
+        for memory in (s.whereabouts, None):
+            sample = determinize.Sampler(s.state, me, memory=memory)
+            for _ in range(3):
+                other = sample(rng)
+                if other is not None:
+                    assert _where_agrees(other), (path.stem, len(s.history))
+        ids = s.legal_ids()
+        s.take(ids[pick.randrange(len(ids))])
+
+
+def test_a_deal_against_a_wrong_memory_still_knows_where_each_card_was_dealt(blackmore):
+    """A memory the game contradicts (a game changed by hand) leaves no deal that keeps to it: the cards
+    are dealt uniformly, and then every card's `where` is set, a card kept where it was included."""
+    s = Session.start(blackmore, "blackmore", 2, 3, narrate=False)
+    for _ in range(30):
+        s.take(s.legal_ids()[0])
+    m = s.state
+    me = s.to_move
+    possible = list(s.whereabouts.of(me))
+    hidden = determinize.hidden_places(m, me)
+    zones = {z for z, _i in hidden}
+    assert len([z for z in zones if m.zones[z]]) >= 2
+    small = min((z for z in zones if m.zones[z]), key=lambda z: len(m.zones[z]))
+    for z, i in hidden:                              # every hidden card pinned into the smallest hidden zone
+        possible[m.zones[z][i]] = 1 << small
+    deal = determinize._Deal(hidden, [m.zones[z][i] for z, i in hidden], possible, [len(z) for z in m.zones],
+                             m.where)
+    kept = set()
+    for seed in range(20):
+        other = m.copy()
+        deal.into(other, random.Random(seed))
+        kept.add(deal._draw(random.Random(seed))[1])
+        assert _where_agrees(other)
+    assert kept == {False}

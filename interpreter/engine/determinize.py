@@ -71,23 +71,28 @@ def permute_hidden_cards(m, places, permute) -> None:
 class _Deal:
     """The hidden cards of one card type dealt again to their places, each (given `possible`, a seat's
     memory: engine.whereabouts) into a zone it may be in; what every deal of one position shares
-    (which cards, which places, how the memory groups them) is worked out once, so a search's hundred
-    samples a decision pay only for the draw. The cards are put in order first, so the deal depends
-    only on which cards are hidden (and what the seat remembers of them), never on where they truly
-    are: two games a seat cannot tell apart give it the same samples.
+    (which cards, which places, how the memory groups them, which places each group may take) is
+    worked out once, so a search's hundred samples a decision pay only for the draw. The cards are
+    put in order first, so the deal depends only on which cards are hidden (and what the seat
+    remembers of them), never on where they truly are: two games a seat cannot tell apart give it
+    the same samples.
 
     The cards that may be in the same zones go together, the most constrained first, each group into
     places drawn at random among the free places of its zones (with no constraint at all, that is a
     uniform deal). Should a group find too few free places, the cards are matched to the zones by
     augmenting paths instead: the true game is one such deal, so one exists while the memory holds
     the truth; if none does (a game changed by hand), a uniform deal stands."""
-    __slots__ = ("places", "cards", "groups", "possible")
+    __slots__ = ("places", "cards", "groups", "possible", "settled", "runs", "homes", "zone_of")
 
-    def __init__(self, places, cards, possible=None):
+    def __init__(self, places, cards, possible=None, sizes=None, where=None):
         self.places = places
         self.cards = sorted(cards)
         self.possible = possible
+        self.runs = _runs(places, sizes)
+        self.zone_of = [z for z, _i in places]
+        self.homes = _homes(places, self.cards, possible, where)     # the places whose cards' State.where is set
         self.groups = None                  # None: nothing remembered narrows the deal (a shuffle is the deal)
+        self.settled = frozenset()          # the places the groups that fill theirs whole take, in every deal
         if possible is None:
             return
         free: dict[int, list[int]] = {}
@@ -101,37 +106,87 @@ class _Deal:
             by_mask.setdefault(possible[c] & zones, []).append(c)
         if len(by_mask) == 1 and zones in by_mask:
             return
-        self.groups = [(by_mask[mask], [k for z in free if mask >> z & 1 for k in free[z]])
-                       for mask in sorted(by_mask, key=lambda mask: (mask.bit_count(), mask))]
+        self.groups = []                    # (cards, the places they may take, are those the same in every deal?)
+        settled: set[int] = set()
+        fixed = True                        # have the groups so far taken the same places in every deal?
+        for mask in sorted(by_mask, key=lambda mask: (mask.bit_count(), mask)):
+            group = by_mask[mask]
+            candidates = [k for z in free if mask >> z & 1 for k in free[z]]
+            if fixed:
+                candidates = [k for k in candidates if k not in settled]
+                self.groups.append((group, candidates, True))
+                if len(candidates) == len(group):
+                    settled.update(candidates)
+                else:
+                    fixed = False
+            else:
+                self.groups.append((group, candidates, False))
+        self.settled = frozenset(settled)
 
     def draw(self, rng) -> list:
         """The cards for `places`, in order: one deal at random (`rng`, a random.Random)."""
+        return self._draw(rng)[0]
+
+    def _draw(self, rng) -> tuple[list, bool]:
+        """`draw`, and whether the deal kept to the memory's groups (else it was matched, or uniform)."""
         rnd = rng.random
         if self.groups is None:
-            return sorted(self.cards, key=lambda _: rnd())      # independent keys: a uniform shuffle
+            return sorted(self.cards, key=lambda _: rnd()), True    # independent keys: a uniform shuffle
         dealt = [None] * len(self.places)
-        taken: set[int] = set()
-        for group, candidates in self.groups:
-            if taken:
-                candidates = [k for k in candidates if k not in taken]
+        taken = None                        # the places taken, once a group's may differ between deals
+        for group, candidates, fixed in self.groups:
+            if not fixed:
+                if taken is None:
+                    taken = set(self.settled)
+                if taken:
+                    candidates = [k for k in candidates if k not in taken]
             if len(candidates) < len(group):
                 shuffled = sorted(self.cards, key=lambda _: rnd())
-                return _matched(shuffled, self.places, self.possible, rng)
-            chosen = sorted(candidates, key=lambda _: rnd())[:len(group)]   # a random ordered choice
-            for c, k in zip(group, chosen):
+                return _matched(shuffled, self.places, self.possible, rng), False
+            chosen = sorted(candidates, key=lambda _: rnd())     # a random ordered choice
+            if len(chosen) > len(group):
+                del chosen[len(group):]
+                if taken is None:
+                    taken = set(self.settled)
+            for k, c in zip(chosen, group):
                 dealt[k] = c
-            taken.update(chosen)
-        return dealt
+            if taken is not None:
+                taken.update(chosen)
+        return dealt, True
 
     def into(self, m, rng) -> None:
         """Deal the cards again in `m` (a copy of the position the deal was worked out on)."""
         places = self.places
         came = _came_from(m, places)
-        zones, where = m.zones, m.where
-        for (z, i), c in zip(places, self.draw(rng)):
-            zones[z][i] = c
-            where[c] = z
+        dealt, kept = self._draw(rng)
+        zones = m.zones
+        if self.runs is not None:           # each zone's places are the whole zone, in order
+            for z, a, b in self.runs:
+                zones[z] = dealt[a:b]
+        else:
+            for (z, i), c in zip(places, dealt):
+                zones[z][i] = c
+        where = m.where
+        for k, z in (self.homes if kept else enumerate(self.zone_of)):
+            where[dealt[k]] = z
         _keep_came_from(m, places, came)
+
+
+def _runs(places, sizes) -> list | None:
+    """(zone, first, end) of each zone's run of `places` when each run is its whole zone in order
+    (`sizes`: zone instance -> its number of cards), else None."""
+    if sizes is None:
+        return None
+    runs = []
+    for k, (z, i) in enumerate(places):
+        if i == 0:
+            runs.append([z, k, k])
+        elif not runs or runs[-1][0] != z or runs[-1][2] != k or k - runs[-1][1] != i:
+            return None
+        runs[-1][2] = k + 1
+    if any(sizes[z] != b - a for z, a, b in runs) or len({z for z, _a, _b in runs}) != len(runs):
+        return None
+    return [tuple(r) for r in runs]
 
 
 def _deals(m, places, possible=None) -> list:
@@ -140,7 +195,23 @@ def _deals(m, places, possible=None) -> list:
     by_type: dict = {}
     for place in places:
         by_type.setdefault(types[m.zones[place[0]][place[1]]], []).append(place)
-    return [_Deal(where, [m.zones[z][i] for z, i in where], possible) for where in by_type.values()]
+    sizes = [len(z) for z in m.zones]
+    return [_Deal(at, [m.zones[z][i] for z, i in at], possible, sizes, m.where) for at in by_type.values()]
+
+
+def _homes(places, cards, possible, where) -> list:
+    """(place, its zone) of each place the deal may put a card into that was not in that zone
+    (`where`: the position's card -> zone instance): a card the memory keeps in the zone it is in
+    (a card seen won face down) is there in every deal, and its `State.where` need not change."""
+    if possible is None or where is None:
+        return [(k, z) for k, (z, _i) in enumerate(places)]
+    zones = sum(1 << z for z in {z for z, _i in places})
+    loose = 0               # the zones a card that may move may be dealt into
+    for c in cards:
+        mask = possible[c] & zones
+        if mask.bit_count() != 1 or not mask >> where[c] & 1:
+            loose |= mask or -1
+    return [(k, z) for k, (z, _i) in enumerate(places) if loose >> z & 1]
 
 
 def _matched(cards, places, possible, rng) -> list:

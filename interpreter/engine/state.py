@@ -43,11 +43,11 @@ class State:
     def copy(self, keep_logs: bool = False) -> "State":
         """An exact copy of the game; the narration and chance logs are shared only with `keep_logs`."""
         c = State.__new__(State)
-        c.zones = [z[:] for z in self.zones]
+        c.zones = list(map(list.copy, self.zones))
         c.where = self.where[:]
         c.vars = [_copy(v) if type(v) is list else v for v in self.vars]
         c.rng = self.rng
-        c.stack = [f[:] for f in self.stack]
+        c.stack = list(map(list.copy, self.stack))
         c.pending = self.pending
         c.n = self.n
         c.names = self.names
