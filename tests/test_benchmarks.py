@@ -168,3 +168,15 @@ def test_a_switch_is_timed_off_and_on(capsys, monkeypatch):
     assert "on/off" in out and out.count("generated code") == 2
     assert switches.main(["--switch", "no_such", "--game", "blackmore"]) == 2
     assert "no switch no_such" in capsys.readouterr().out
+
+
+def test_hand_edited_variants_of_the_fast_twin_are_timed(capsys):
+    """benchmarks/fast_variants.py puts hand-edited functions in the fast twin, keeps those that play the
+    generated code's games, and times them; one tied to functions the twin no longer has is left out
+    with a sentence (the files follow today's generated code), never an error."""
+    spec = importlib.util.spec_from_file_location("bench_fast_variants", BENCHMARKS / "fast_variants.py")
+    variants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(variants)
+    assert variants.main(["--rounds", "1", "--games", "3", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "generated" in out and "1.000" in out
