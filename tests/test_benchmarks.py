@@ -129,6 +129,23 @@ def test_bytecode_counts_are_the_same_on_every_run(yardstick):
     assert "play_direct" in hand and sum(hand.values()) < sum(first.values())
 
 
+def test_bytecodes_of_the_fast_path_name_their_lines(capsys):
+    """`bytecodes.py --plain --lines N`: the fast path against the plain game, and the generated lines
+    counted are shown with their source (the fast twin's, as `rulecraft show --fast` prints it)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_bytecodes_plain", BENCHMARKS / "bytecodes.py")
+        bytecodes = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bytecodes)
+        assert bytecodes.main(["--plain", "--players", "2", "--games", "2", "--top", "3", "--lines", "5"]) == 0
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    out = capsys.readouterr().out
+    assert "playout" in out and "plain" in out
+    busiest = out.split("busiest lines")[1].splitlines()[1:]
+    assert len(busiest) == 5 and all(" fast " in line or "not the twin" in line for line in busiest)
+
+
 def test_a_switch_is_timed_off_and_on(capsys, monkeypatch):
     """benchmarks/switches.py compiles a game with a compiler switch off and on, checks that both play
     the same games, and times them; an unknown switch is a plain sentence."""
@@ -151,3 +168,15 @@ def test_a_switch_is_timed_off_and_on(capsys, monkeypatch):
     assert "on/off" in out and out.count("generated code") == 2
     assert switches.main(["--switch", "no_such", "--game", "blackmore"]) == 2
     assert "no switch no_such" in capsys.readouterr().out
+
+
+def test_hand_edited_variants_of_the_fast_twin_are_timed(capsys):
+    """benchmarks/fast_variants.py puts hand-edited functions in the fast twin, keeps those that play the
+    generated code's games, and times them; one tied to functions the twin no longer has is left out
+    with a sentence (the files follow today's generated code), never an error."""
+    spec = importlib.util.spec_from_file_location("bench_fast_variants", BENCHMARKS / "fast_variants.py")
+    variants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(variants)
+    assert variants.main(["--rounds", "1", "--games", "3", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "generated" in out and "1.000" in out

@@ -151,3 +151,52 @@ rule turn:
             run(m, lambda m, who, ids: ids[0])
         said.append(str(failed.value))
     assert said[0] == said[1] and "empty" in said[0] and ":17:" in said[0], said
+
+
+def test_a_choice_with_no_option_is_skipped_on_the_fast_path_too(rules_file):
+    """A choice the dispatch loop reaches with no option skips to what follows the loop, as the
+    resumable path does; that path, copied under the choice's `if`, once fell back into the choice and
+    called the agent with no option (the second contest: player 2's hand is empty)."""
+    from rulecraft.loader import load_file
+    adds = "".join(f"        total = total + {k}\n" for k in range(1, 18))
+    path = rules_file(f'''game "Skipped"
+players 2
+card Chip(n: 1..9)
+cards chips = [Chip(n) for n in 1..9]
+zone pile of Chip
+zone hand of Chip per player
+zone played of Chip per player
+var rounds: Int = 0
+var total: Int = 0
+rule setup:
+    move chips to pile
+    move top(pile) to player(1).hand
+    move top(pile) to player(1).hand
+    move top(pile) to player(1).hand
+    move top(pile) to player(2).hand
+rule play:
+    while rounds < 3:
+        contest()
+rule contest:
+    rounds = rounds + 1
+    let order = [p for p in players]
+    for p in order:
+        p chooses c in p.hand:
+            move c to p.played
+    let table = [c for p in order for c in p.played]
+    total = total + size(table)
+    player(1) may choose c in table:
+        total = total + c.n
+{adds}    for p in order:
+        move p.played to pile
+score p: Player = total
+''')
+    program = load_file(path)
+    for seed in range(4):
+        fast, slow = (machine.new_game(program, 2, None, seed) for _ in range(2))
+        choose_fast, seen_fast = recorder(seed)
+        choose_slow, seen_slow = recorder(seed)
+        playout(fast, choose_fast)
+        reference_playout(slow, choose_slow)
+        assert all(ids for _who, ids in seen_fast) and seen_fast == seen_slow, seed
+        assert fast.result == slow.result and fast.same_as(slow, frames=False)

@@ -283,14 +283,18 @@ class RuleGen(StatementGen):
     INLINED_BLOCKS = 4          # blocks copied one into another after a resume point, at most
     INLINED_LINES = 16          # ... each of at most this many lines
 
-    def block_lines(self, k, ind0, path, clean=frozenset(), at=None):
+    def block_lines(self, k, ind0, path, clean=frozenset(), at=None, nested=False):
         """Block k's lines at indentation `ind0`, its jumps set pc. Along a path that starts at a block
         entered only on resuming (`path`: the blocks copied so far), a jump to a small block is that
         block's lines copied in its place, so that a decision runs on to the next one (the rest of its
         option's block, the loop's head, the next choice) with no comparison in the dispatch loop;
         there every jump not copied goes round the loop. Every block ends by jumping or returning,
         so nothing after a copied block runs. `clean` are the locals that still hold what the frame
-        holds (loaded on resuming, not assigned since): waiting, the path does not store them again."""
+        holds (loaded on resuming, not assigned since): waiting, the path does not store them again.
+        In the dispatch loop (`at`) a jump forward falls through to the blocks after `at` only from
+        where nothing of `at` follows: a block copied in place of a jump that other lines follow (an
+        `always` one: a choice's skip when it has no option, a `break`) has its jumps go round
+        (`nested`), else the lines after the copy would run."""
         block = self.blocks[k]
         if not block:
             return [(ind0, "pass", self.block_spans[k])]
@@ -309,10 +313,10 @@ class RuleGen(StatementGen):
             elif isinstance(text, _Goto):
                 target = self.target(text)
                 if path is not None and self.copied(target, path):
-                    out += self.block_lines(target, ind0 + ind, path + (target,), clean, at)
+                    out += self.block_lines(target, ind0 + ind, path + (target,), clean, at, nested or text.always)
                     continue
                 if at is not None:      # in the dispatch loop, at block `at`: a jump forward falls through
-                    back = target <= at or text.always
+                    back = target <= at or text.always or nested
                 else:
                     back = path is not None or target <= k or text.always
                 text = f"pc = {target}" + ("; continue" if back else "")

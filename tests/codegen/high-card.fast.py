@@ -211,7 +211,7 @@ def B19(m, fr, v4, choose):
                         v2 += 1
                         pc = 4; continue
                     else:
-                        pc = 7
+                        pc = 7; continue
                 _ids = _xs
                 _a = choose(m, v3, _ids)
                 if _a is None:
@@ -375,7 +375,7 @@ def B20(m, fr, choose):
                         v2 += 1
                         pc = 4; continue
                     else:
-                        pc = 7
+                        pc = 7; continue
                 _ids = _xs
                 _a = choose(m, v3, _ids)
                 if _a is None:
@@ -526,7 +526,7 @@ def W4(m, fr, choose):
                         v2 += 1
                         pc = 4; continue
                     else:
-                        pc = 7
+                        pc = 7; continue
                 _ids = _xs
                 _a = choose(m, v3, _ids)
                 if _a is None:

@@ -83,7 +83,7 @@ def B4(m, fr, v0, choose):
                 if not _ids:
                     if ((m.vars[1]) > (0)):
                         m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1
+                    pc = 1; continue
                 _ids = tuple(_ids)
                 _who = m.vars[2]
                 _a = choose(m, _who, _ids)
@@ -318,7 +318,7 @@ def B5(m, fr, choose):
                 if not _ids:
                     if ((m.vars[1]) > (0)):
                         m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1
+                    pc = 1; continue
                 _ids = tuple(_ids)
                 _who = m.vars[2]
                 _a = choose(m, _who, _ids)
@@ -516,7 +516,7 @@ def W0(m, fr, choose):
                 if not _ids:
                     if ((m.vars[1]) > (0)):
                         m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1
+                    pc = 1; continue
                 _ids = tuple(_ids)
                 _who = m.vars[2]
                 _a = choose(m, _who, _ids)
