@@ -18,6 +18,7 @@ from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe
 from .loops import LoopGen
+from .ranges import small
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
 
@@ -221,7 +222,7 @@ class StatementGen(LoopGen):
         out += first
         out.append((ind, f"v{s.slot} = {self.held(s.value, self.value_lines(s.value, out, ind, s.span))}", s.span))
         self.x.forget(names)
-        self.bound(f"v{s.slot}", s.value, out, ind, s.span)
+        self.bound(f"v{s.slot}", s, out, ind)
 
     def nat_Assign(self, s, out, ind):
         first, names = self.x.compute_first([s.place, s.value], ind, s.span)
@@ -235,7 +236,7 @@ class StatementGen(LoopGen):
         else:
             out.append((ind, f"{place} {s.op} {value}", s.span))
         self.x.forget(names)
-        self.bound(place, s.value, out, ind, s.span)
+        self.bound(place, s, out, ind)
 
     @staticmethod
     def held(e, source: str) -> str:
@@ -244,11 +245,12 @@ class StatementGen(LoopGen):
         assigned whole is written into, nat_Assign; a parameter cannot be a table)."""
         return f"list({source})" if isinstance(e.type, T.TableT) else source
 
-    @staticmethod
-    def bound(place, value, out, ind, span):
-        """A number stored from a computation stays within ±10^15 (a loop doubling it would never end)."""
-        if value.type is T.INT and not isinstance(value, ir.Const):
-            out.append((ind, f"if not -{MAX_INT} <= {place} <= {MAX_INT}: rt_too_big({place})", span))
+    def bound(self, place, s, out, ind):
+        """A number stored from a computation stays within ±10^15 (a loop doubling it would never end):
+        checked after `let` or assignment `s`, unless its value cannot leave that (compile.ranges)."""
+        value = s.value
+        if value.type is T.INT and not isinstance(value, ir.Const) and not small(self.x.facts and self.x.facts.stored(s)):
+            out.append((ind, f"if not -{MAX_INT} <= {place} <= {MAX_INT}: rt_too_big({place})", s.span))
 
     def nat_AddTo(self, s, out, ind):
         place = self.x.src(s.place)

@@ -108,8 +108,7 @@ def B16(m, fr, v2, choose):
     pc = -1
     while True:
         if pc == -1:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -118,7 +117,6 @@ def B16(m, fr, v2, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -159,7 +157,6 @@ def B16(m, fr, v2, choose):
                         break
                 if _a15:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -182,8 +179,7 @@ def B16(m, fr, v2, choose):
             m.decisions += 1
             m.ticks = 2000000
             v2 = _a
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -192,7 +188,6 @@ def B16(m, fr, v2, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -205,8 +200,7 @@ def B16(m, fr, v2, choose):
             else:
                 return False
         if pc == 3:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -215,7 +209,6 @@ def B16(m, fr, v2, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -236,7 +229,6 @@ def B16(m, fr, v2, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -294,7 +286,6 @@ def B17(m, fr, choose):
                         break
                 if _a15:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -317,8 +308,7 @@ def B17(m, fr, choose):
             m.decisions += 1
             m.ticks = 2000000
             v2 = _a
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -327,7 +317,6 @@ def B17(m, fr, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -340,8 +329,7 @@ def B17(m, fr, choose):
             else:
                 return False
         if pc == 3:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -350,7 +338,6 @@ def B17(m, fr, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -371,7 +358,6 @@ def B17(m, fr, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -423,7 +409,6 @@ def W0(m, fr, choose):
                         break
                 if _a15:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -446,8 +431,7 @@ def W0(m, fr, choose):
             m.decisions += 1
             m.ticks = 2000000
             v2 = _a
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -456,7 +440,6 @@ def W0(m, fr, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -469,8 +452,7 @@ def W0(m, fr, choose):
             else:
                 return False
         if pc == 3:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -479,7 +461,6 @@ def W0(m, fr, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -500,7 +481,6 @@ def W0(m, fr, choose):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))

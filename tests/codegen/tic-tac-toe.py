@@ -108,8 +108,7 @@ def B16(m, fr, v2):
     pc = -1
     while True:
         if pc == -1:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a15 = False
             for v3 in K8:
@@ -118,7 +117,6 @@ def B16(m, fr, v2):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -171,7 +169,6 @@ def B16(m, fr, v2):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -210,7 +207,6 @@ def B17(m, fr):
                         break
                 if _a15:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -251,7 +247,6 @@ def B17(m, fr):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -301,7 +296,6 @@ def W0(m, fr):
                     break
             if _a15:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
