@@ -101,8 +101,8 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B16 fast
-def B16(m, fr, v2, choose):
+# rules rule play: B18 fast
+def B18(m, fr, v2, choose):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
@@ -110,12 +110,13 @@ def B16(m, fr, v2, choose):
         if pc == -1:
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -146,16 +147,18 @@ def B16(m, fr, v2, choose):
                 return False
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if not _ids:
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
                     if m.sink is not None:
                         try:
@@ -181,12 +184,13 @@ def B16(m, fr, v2, choose):
             v2 = _a
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -202,12 +206,13 @@ def B16(m, fr, v2, choose):
         if pc == 3:
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -222,12 +227,13 @@ def B16(m, fr, v2, choose):
                 return False
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -244,8 +250,8 @@ def B16(m, fr, v2, choose):
             return False
 
 
-# rules rule play: B17 fast
-def B17(m, fr, choose):
+# rules rule play: B19 fast
+def B19(m, fr, choose):
     pc = -1
     while True:
         if pc == -1:
@@ -275,16 +281,18 @@ def B17(m, fr, choose):
                 return False
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if not _ids:
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
                     if m.sink is not None:
                         try:
@@ -310,12 +318,13 @@ def B17(m, fr, choose):
             v2 = _a
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -331,12 +340,13 @@ def B17(m, fr, choose):
         if pc == 3:
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -351,12 +361,13 @@ def B17(m, fr, choose):
                 return False
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -398,16 +409,18 @@ def W0(m, fr, choose):
                 return False
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if not _ids:
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
                     if m.sink is not None:
                         try:
@@ -433,12 +446,13 @@ def W0(m, fr, choose):
             v2 = _a
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -454,12 +468,13 @@ def W0(m, fr, choose):
         if pc == 3:
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -474,12 +489,13 @@ def W0(m, fr, choose):
                 return False
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -496,6 +512,6 @@ def W0(m, fr, choose):
             return False
 
 
-# rules score: E18 fast
-def E18(m, v0):
+# rules score: E20 fast
+def E20(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))

@@ -101,8 +101,8 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B16
-def B16(m, fr, v2):
+# rules rule play: B18
+def B18(m, fr, v2):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
@@ -110,12 +110,13 @@ def B16(m, fr, v2):
         if pc == -1:
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -126,8 +127,9 @@ def B16(m, fr, v2):
             if m.ticks < 0: raise StepBudgetSpent()
             if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
                 _ids = []
+                _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -150,8 +152,9 @@ def B16(m, fr, v2):
                 pc = 5
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -162,12 +165,13 @@ def B16(m, fr, v2):
             pc = 4
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -179,8 +183,8 @@ def B16(m, fr, v2):
             return False
 
 
-# rules rule play: B17
-def B17(m, fr):
+# rules rule play: B19
+def B19(m, fr):
     pc = -1
     while True:
         if pc == -1:
@@ -190,8 +194,9 @@ def B17(m, fr):
             if m.ticks < 0: raise StepBudgetSpent()
             if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
                 _ids = []
+                _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -200,12 +205,13 @@ def B17(m, fr):
                     fr[3] = v1
                     return True
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
                     if m.sink is not None:
                         try:
@@ -228,8 +234,9 @@ def B17(m, fr):
                 pc = 5
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -240,12 +247,13 @@ def B17(m, fr):
             pc = 4
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -277,8 +285,9 @@ def W0(m, fr):
                 pc = 5
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -289,12 +298,13 @@ def W0(m, fr):
             pc = 4
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
                 if m.sink is not None:
                     try:
@@ -306,6 +316,6 @@ def W0(m, fr):
             return False
 
 
-# rules score: E18
-def E18(m, v0):
+# rules score: E20
+def E20(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))
