@@ -19,6 +19,7 @@ from .codegen import TICK
 from .invariants import safe
 from .loops import LoopGen
 from .ranges import small
+from .written import Constant
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
 
@@ -415,8 +416,12 @@ class StatementGen(LoopGen):
         before = self.x.going_through(s.slot, "" if assigned else seq)
         if isinstance(s.iterable.type, T.ZoneT):
             seq = f"tuple({seq})"
-        temp = self.ns.fresh("_l")
-        out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
+        if isinstance(seq, Constant) and type(seq.value) is tuple:      # a list known at load: its length too
+            temp = seq
+            out.append((ind, f"m.ticks -= {len(seq.value)}", s.span))
+        else:
+            temp = self.ns.fresh("_l")
+            out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
         rows = self.rows_before(s.body, out, ind, s.span, {s.slot})
         out.append((ind, f"for v{s.slot} in {temp}:", s.span))
