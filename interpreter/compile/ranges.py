@@ -529,10 +529,10 @@ class Ranges:
 
 
 def _assigned(stmts) -> set:
-    from .statements import assigned
+    from .analysis import assigned
     return assigned(stmts)
 
 
 def analyse(prog: ir.Program) -> Ranges:
-    """The intervals of `prog`'s rules."""
+    """The intervals of `prog`'s rules (compile.analysis gathers them with the other facts)."""
     return Ranges(prog).analyse()

@@ -1,7 +1,7 @@
 """IR statements → structured Python, and the rules that never wait.
 
 Most rules never wait for a decision (refilling hands, finding a trick's
-winner, scoring): a fixpoint over calls and signals (analyse_waiting) finds
+winner, scoring): a fixpoint over calls and signals (analysis.analyse_waiting) finds
 them, and each becomes `def R3(m, v0, v1): …` with its locals as Python
 locals, called directly. The same structured code is what a rule that can wait
 runs between its waiting points (rules.py).
@@ -17,35 +17,12 @@ from ..ir import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe
+from .analysis import analyse_waiting, assigned
 from .loops import LoopGen
 from .ranges import small
 from .written import Constant
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
-
-
-def analyse_waiting(prog: ir.Program) -> dict:
-    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
-    facts = {}
-    for key, rule in prog.rules.items():
-        choose, callees = False, set()
-        for s in ir.walk(rule.body):
-            if isinstance(s, ir.Choose):
-                choose = True
-            elif isinstance(s, ir.CallRule):
-                callees.add(s.rule)
-            elif isinstance(s, ir.Signal):
-                callees.update(prog.events.get(s.event, ()))
-        facts[key] = (choose, callees)
-    waits = {key: f[0] for key, f in facts.items()}
-    changed = True
-    while changed:
-        changed = False
-        for key, (_choose, callees) in facts.items():
-            if not waits[key] and any(waits.get(c, True) for c in callees):
-                waits[key] = True
-                changed = True
-    return waits
 
 
 def frame_slots(rule: ir.Rule) -> list[int]:
@@ -67,24 +44,6 @@ def reads(nodes) -> set:
     return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
 
 
-def assigned(nodes) -> set:
-    """The local slots these statements may change: a `let`, a loop's or a choice's own, and a local
-    that is the place of an assignment, an `add … to` or a `remove … from` (`p.score = 3` changes a
-    variable of p, not p: a place is a local, a variable, a player's or team's, or a table's entry)."""
-    out = set()
-    for n in ir.walk(tuple(nodes)):
-        if isinstance(n, (ir.Let, ir.Choose)):
-            out.add(n.slot)
-        elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)):
-            if isinstance(n.place, ir.Local):
-                out.add(n.place.slot)
-        elif isinstance(n, ir.For):
-            out.update((n.slot, n.list_slot, n.index_slot))
-        elif isinstance(n, ir.Repeat):
-            out.add(n.count_slot)
-    return out
-
-
 class StatementGen(LoopGen):
     """Generates statements and the rules that never wait; knows every rule's name and frame."""
 
@@ -95,7 +54,8 @@ class StatementGen(LoopGen):
         self.x = exprs
         self.options = exprs.options    # the optimisations to make (compile.options)
         exprs.statements = self
-        self.waits = analyse_waiting(prog)
+        facts = exprs.facts
+        self.waits = facts.waits if facts is not None and facts.prog is prog else analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
         self.taken_from: dict = {}    # id(move) -> the zone its card is known to be in (a choice's domain: rules.py)
