@@ -2,8 +2,6 @@
 rules can wait, which locals statements change, and the value ranges the generator reads."""
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from rulecraft.check.checkcache import check_game
@@ -44,7 +42,7 @@ def test_which_rules_wait(prog):
 
 def test_the_analysis_is_frozen(prog):
     facts = analyse(prog)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         facts.waits = {}
 
 

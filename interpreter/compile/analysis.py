@@ -7,21 +7,26 @@ analysis and of the generator alike).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..ir import nodes as ir
 from .ranges import Ranges
 
 
-@dataclass(frozen=True)
 class Analysis:
-    """The facts of one program (the one the rules are written from: after compile.inline)."""
-    prog: ir.Program
-    waits: dict             # rule key -> can it wait for a decision?
-    ranges: Ranges          # the intervals of the rules' values
+    """The facts of one program (the one the rules are written from: after compile.inline), frozen
+    once made (a plain class: importing dataclasses would cost every load a millisecond)."""
+    __slots__ = ("prog", "waits", "ranges")
+
+    def __init__(self, prog: ir.Program, waits: dict, ranges: Ranges):
+        set_ = object.__setattr__
+        set_(self, "prog", prog)
+        set_(self, "waits", waits)          # rule key -> can it wait for a decision?
+        set_(self, "ranges", ranges)        # the intervals of the rules' values
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"an Analysis is not changed once made (its {name})")
 
     def of(self, e):
-        """The interval of expression `e`'s values wherever the rules have it, or None (anything)."""
+        """The interval of a table's key or a product `e` wherever the rules have it, or None (anything)."""
         return self.ranges.of(e)
 
     def stored(self, s):

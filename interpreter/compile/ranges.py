@@ -102,17 +102,18 @@ def _widen(old, new):
 
 
 class Ranges:
-    """The intervals of a program's rules (`analyse`): `of(node)` for an expression, `stored(stmt)`
-    for the value a `let` or an assignment stores."""
+    """The intervals of a program's rules (`analyse`): `of(node)` for a table's key or a product,
+    `stored(stmt)` for the value a `let` or an assignment stores."""
 
     def __init__(self, prog: ir.Program):
         self.prog = prog
-        self.values: dict = {}      # id(expression) -> its interval wherever met (None: anything)
+        self.values: dict = {}      # id(table key or product) -> its interval wherever met (None: anything)
         self.stores: dict = {}      # id(Let or Assign) -> the interval of the value it stores
         self.nodes: list = []       # the nodes met, kept so their ids stay theirs
         self.recording = True
         self.breaks: list = []      # per loop being gone through, the envs at its breaks
-        self.calls: dict = {}       # rule key -> the intervals of its parameters over the calls met so far
+        self.params: dict = {}      # rule key -> the intervals of its parameters over the calls met so far
+        self.touched: dict = {}     # while a rule is gone through: the rules it calls -> their parameters before
         self.players = (0, prog.max_players - 1)
         self.teams = (0, len(prog.teams) - 1) if prog.teams else None
         self.options = {o.slot: (o.values[0], o.values[1]) for o in prog.options
@@ -130,7 +131,9 @@ class Ranges:
         """Every rule, those that are only called after their callers (again when a call widens
         what their parameters can be)."""
         prog = self.prog
-        called = {n.rule for n in ir.walk(tuple(r.body for r in prog.rules.values())) if isinstance(n, ir.CallRule)}
+        called = set()
+        for r in prog.rules.values():
+            _calls(r.body, called)
         started = {h for hs in prog.events.values() for h in hs} | {a.rule for a in prog.anytimes}
         only_called = [key for key in prog.rules if key in called and key not in started]
         self.params = dict.fromkeys(only_called)         # rule key -> its parameters' intervals (None: no call met)
@@ -140,12 +143,11 @@ class Ranges:
         while todo:
             key = todo.pop(0)
             done.add(key)
-            before = dict(self.params)
+            self.touched = {}                # callee -> its parameters before this rule's calls
             self.rule(prog.rules[key], self.params.get(key) or ())
-            for callee, now in self.params.items():
-                if now is None:
-                    continue
-                if now != before[callee]:
+            for callee, before in self.touched.items():
+                now = self.params[callee]
+                if now != before:
                     changes[callee] += 1
                     if changes[callee] > _ROUNDS:        # a rule calling itself with a growing number
                         self.params[callee] = (None,) * len(now)
@@ -173,15 +175,16 @@ class Ranges:
         return env
 
     def st_other(self, s, env):
-        for name in ir._child_fields(type(s)):
+        for name in _fields(type(s)):
             self.any_expr(getattr(s, name), env)
         return env
 
     def any_expr(self, x, env):
-        if type(x) is tuple:
+        t = type(x)
+        if t is tuple:
             for item in x:
                 self.any_expr(item, env)
-        elif hasattr(type(x), "__record_fields__") and hasattr(x, "type"):
+        elif t in _EXPRESSIONS or (t not in _NOT_EXPRESSIONS and _is_expression(t)):
             self.expr(x, env)
 
     def st_Let(self, s, env):
@@ -218,6 +221,7 @@ class Ranges:
         args = [self.expr(a, env) for a in s.args]
         if s.rule in self.params:
             was = self.params[s.rule]
+            self.touched.setdefault(s.rule, was)
             self.params[s.rule] = tuple(args) if was is None else tuple(join(a, b) for a, b in zip(was, args))
         return env
 
@@ -378,11 +382,17 @@ class Ranges:
         return env
 
     def expr(self, e, env):
-        """The interval of `e`'s values in `env` (for a list, of its elements'), recorded."""
-        method = getattr(self, "ex_" + type(e).__name__, None)
-        iv = method(e, env) if method is not None else self.ex_other(e, env)
-        if iv is None:
-            iv = self.by_type(e.type)
+        """The interval of `e`'s values in `env` (for a list, of its elements')."""
+        t = type(e)
+        method = _METHODS.get(t)
+        if method is None:
+            method = _METHODS[t] = getattr(Ranges, "ex_" + t.__name__, Ranges.ex_other)
+        iv = method(self, e, env)
+        return self.by_type(e.type) if iv is None else iv
+
+    def record(self, e, iv):
+        """Keep `e`'s interval for the generator (one the generator asks of: a table's key, a product),
+        joined with any it had where it was met before."""
         if self.recording:
             key = id(e)
             if key in self.values:
@@ -390,7 +400,6 @@ class Ranges:
             else:
                 self.nodes.append(e)
             self.values[key] = iv
-        return iv
 
     def by_type(self, t):
         """What any value of type `t` is (a player is a seat's index; a list, its elements')."""
@@ -403,11 +412,19 @@ class Ranges:
         return None
 
     def ex_other(self, e, env):
-        bound = ir.bound_by(e)
-        if bound:
-            env = {k: v for k, v in env.items() if k not in bound}
-        for name in ir._child_fields(type(e)):
+        t = type(e)
+        if t in ir.BINDERS:
+            slots = ir.bound_by(e)
+            env = {k: v for k, v in env.items() if k not in slots}
+        for name in _fields(t):
             self.any_expr(getattr(e, name), env)
+        return None
+
+    def ex_TableEntry(self, e, env):
+        self.expr(e.table, env)
+        key = self.expr(e.key, env)
+        if e.key_kind == "range":
+            self.record(e.key, key)
         return None
 
     def ex_Const(self, e, env):
@@ -451,7 +468,9 @@ class Ranges:
         if op == "-":
             return sub(a, b)
         if op == "*":
-            return mul(a, b)
+            product = mul(a, b)
+            self.record(e, product)
+            return product
         if isinstance(e.right, ir.Const) and type(e.right.value) is int and e.right.value > 0:
             c = e.right.value
             if op == "/":
@@ -526,6 +545,45 @@ class Ranges:
 
     def prog_cards(self):
         return None          # (how many cards there are is known only once they are made)
+
+
+_METHODS: dict = {}       # node class -> Ranges.ex_… that finds its interval
+_EXPRESSIONS: set = set()       # the node classes met that are expressions (have a type), and those not
+_NOT_EXPRESSIONS: set = set()
+_FIELDS: dict = {}
+
+
+def _is_expression(t) -> bool:
+    if hasattr(t, "__record_fields__") and any(f.name == "type" for f in t.__record_fields__):
+        _EXPRESSIONS.add(t)
+        return True
+    _NOT_EXPRESSIONS.add(t)
+    return False
+
+
+def _fields(t) -> tuple:
+    """The fields of node class `t` that may hold nodes (ir's), kept."""
+    got = _FIELDS.get(t)
+    if got is None:
+        got = _FIELDS[t] = ir._child_fields(t)
+    return got
+
+
+def _calls(stmts, into: set) -> None:
+    """The keys of the rules these statements call (statements alone: a call is never in an expression)."""
+    for s in stmts:
+        t = type(s)
+        if t is ir.CallRule:
+            into.add(s.rule)
+        elif t is ir.If:
+            for _cond, body in s.branches:
+                _calls(body, into)
+            _calls(s.otherwise or (), into)
+        elif t in (ir.For, ir.While, ir.Repeat):
+            _calls(s.body, into)
+        elif t is ir.Choose:
+            _calls(s.body, into)
+            _calls(s.otherwise or (), into)
 
 
 def _assigned(stmts) -> set:
