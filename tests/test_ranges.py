@@ -185,3 +185,59 @@ rule play:
     with pytest.raises(UserError) as failure:
         game.new(seed=1)
     assert "rules keep numbers within ±10^15" in str(failure.value)
+
+
+def test_a_rule_calling_itself_with_a_growing_number_keeps_its_check(tmp_path):
+    text = '''game "R"
+players 2
+var t: Int by 0..9 = 0
+rule play:
+    step(0)
+rule step(k: Int):
+    t[k] = 1
+    step(k + 1)
+'''
+    python = source(tmp_path, text)
+    assert "rt_slot(v0, 0, 10)" in python          # k grows with each call: nothing known of it
+    game = rulecraft.load(str(tmp_path / "g.rules"), players=2)
+    with pytest.raises(UserError) as failure:
+        game.new(seed=1)
+    assert "10 is outside the table's keys 0..9" in str(failure.value)
+
+
+def test_or_and_break_narrow_nothing_they_do_not_prove(tmp_path):
+    lets = stored(tmp_path, '''game "R"
+players 2
+var t: Int by 0..9 = 0
+rule play:
+    let r = t[0]
+    if r >= 0 or r <= 5:
+        let either = r
+    let i = 0
+    while true:
+        if t[1] > 0:
+            break
+        i += 1
+    let after = i
+    for k in 0..9:
+        if k == 3:
+            break
+    if not (r < 2):
+        let at_least = r
+''')
+    assert lets[7] is None                 # one side of `or` holding says nothing of r
+    assert lets[13] == (0, inf)            # left by the break: whatever i had grown to
+    assert lets[18] == (2, inf)            # `not (r < 2)`: r >= 2
+
+
+def test_a_handler_parameter_is_anything(tmp_path):
+    text = '''game "R"
+players 2
+event poked(k: Int)
+var t: Int by 0..9 = 0
+rule play:
+    signal poked(3)
+when poked(k):
+    t[k] = 1
+'''
+    assert "rt_slot(" in source(tmp_path, text)      # a handler is started by a signal, not called: unknown
