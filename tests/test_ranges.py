@@ -241,3 +241,22 @@ when poked(k):
     t[k] = 1
 '''
     assert "rt_slot(" in source(tmp_path, text)      # a handler is started by a signal, not called: unknown
+
+
+def test_a_list_joined_holds_both_lists_elements(tmp_path):
+    """`xs + [20]` holds 0 and 20 (the interval of two lists joined is both intervals', not their sum)."""
+    text = '''game "R"
+players 2
+var t: Int by 20..25 = 0
+rule play:
+    let xs = [0]
+    xs = xs + [20]
+    t[xs[0]] = 1
+'''
+    lets = stored(tmp_path, text)
+    assert lets[5] == (0, 0)
+    assert "rt_slot(" in source(tmp_path, text)
+    game = rulecraft.load(str(tmp_path / "g.rules"), players=2)
+    with pytest.raises(UserError) as failure:
+        game.new(seed=1)
+    assert "0 is outside the table's keys 20..25" in str(failure.value)
