@@ -21,7 +21,7 @@ from .options import DEFAULT, CompileOptions
 from .program import AnytimeInfo, Code, OptionInfo, Outcome, Program, Scenario, ScenarioStep, VarInfo, ZoneInfo
 from .rules import RuleGen
 from . import scoreparts
-from .statements import analyse_waiting
+from .analysis import analyse, analyse_waiting
 
 
 class Compiler:
@@ -210,6 +210,7 @@ class Compiler:
         they interrupt and before scenarios' `arrange:` blocks (so option ids stay what they were)."""
         inlined = inline(self.prog, analyse_waiting(self.prog), self.options.inline)
         prog = inlined.prog
+        self.x.facts = analyse(prog)            # what the generator reads, known before any rule is written
         self.ns.chains = inlined.chain
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)

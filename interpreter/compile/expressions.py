@@ -27,6 +27,7 @@ from .comprehensions import Comprehensions
 from .hoisting import MOVABLE, LoopParts
 from .load_values import LoadValues
 from .operators import Operators
+from .ranges import within
 from .options import DEFAULT, CompileOptions
 from .text_for_seats import ShownText
 from .tabulate import CANDIDATES, Tabulator
@@ -91,6 +92,7 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
+        self.facts = None              # the rules' value ranges (compile.ranges), once the rules are written
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
         ns.bind("rt_needs_game", _needs_game)
@@ -98,6 +100,13 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
 
     def const(self, value) -> str:
         return self.ns.const(value)
+
+    def range_of(self, e):
+        """The interval of `e`'s values where it is written (compile.ranges), or None: not known (nothing
+        is, of a def's body written in, whose locals are the caller's arguments)."""
+        if self.facts is None or self.subst is not None:
+            return None
+        return self.facts.of(e)
 
     def under(self, n) -> tuple:
         """Every node under `n` (ir.walk), remembered: what a shown text reads is asked of the same defs'
@@ -236,7 +245,8 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         key = self.src(e.key)
         if e.key_kind == "range":
             known = self.known_values(e.key)
-            if known and all(type(k) is int and e.lo <= k < e.lo + e.size for k in known):   # every key in range
+            if (known and all(type(k) is int and e.lo <= k < e.lo + e.size for k in known)) \
+                    or within(self.range_of(e.key), e.lo, e.lo + e.size - 1):      # every key in range
                 return f"{table}[{key}]" if e.lo == 0 else f"{table}[{key} - {e.lo}]"
             return f"{table}[rt_slot({key}, {e.lo}, {e.size})]"
         return f"{table}[{key}]"

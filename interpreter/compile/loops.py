@@ -43,11 +43,13 @@ class LoopGen:
             e = e.items[0]
         return e if isinstance(e, ir.Comprehension) and len(e.fors) == 1 else None
 
-    def loop_over(self, f, element, out, ind, span) -> None:
+    def loop_over(self, f, element, out, ind, span, parts=None) -> None:
         """`for v in seq:` over a comprehension's `for` f, and under it `element(test, lines, ind)`'s
         lines, where test is the filter's source (or None; an `any`/`all` in it is a loop too) —
-        the parts computed once written first."""
+        the parts computed once written first, the rows of tables the filter and `parts` (the
+        element) read too (StatementGen.rows_before)."""
         seq = self.x.seq(f.iterable)
+        rows = self.rows_before((f.cond, parts), out, ind, span, {f.slot})
         scope = self.x.enter_loop({f.slot}, statement=True)
         before = self.x.going_through(f.slot, seq)
         body = []
@@ -57,6 +59,7 @@ class LoopGen:
         finally:
             self.x.leave_loop(scope)
             self.x.gone_through(f.slot, before)
+            self.forget_rows(rows)
         out += [(ind, f"{name} = {source}", span) for name, source in scope.parts]
         out.append((ind, f"for v{f.slot} in {seq}:", span))
         out += [(i, text, span) for i, text, *_ in body]
@@ -76,7 +79,7 @@ class LoopGen:
         def element(test, lines, i):
             append = f"{name}.append({self.x.src(c.element) if kept is None else kept})"
             lines.append((i, f"if {test}: {append}") if test is not None else (i, append))
-        self.loop_over(c.fors[0], element, out, ind, span)
+        self.loop_over(c.fors[0], element, out, ind, span, c.element if kept is None else None)
         return name
 
     def value_lines(self, e, out, ind, span) -> str:
@@ -208,7 +211,7 @@ class LoopGen:
                 add, truth = f"{total} += 1", self.x.test(c.element)
                 when = f"({truth})" if test is None else f"({test}) and ({truth})"
             lines.append((i, f"if {when}: {add}") if when is not None else (i, add))
-        self.loop_over(c.fors[0], element, out, ind, span)
+        self.loop_over(c.fors[0], element, out, ind, span, c.element)
         return total
 
     def best_loop(self, call, out, ind, span) -> str:
@@ -266,5 +269,5 @@ class LoopGen:
             decides = f"({truth})" if found else f"not ({truth})"
             when = decides if test is None else f"({test}) and {decides}"
             lines += [(i, f"if {when}:"), (i + 1, f"{flag} = {found}"), (i + 1, "break")]
-        self.loop_over(c.fors[0], element, out, ind, span)
+        self.loop_over(c.fors[0], element, out, ind, span, c.element)
         return f"(not {flag})" if cond is not call else flag

@@ -9,6 +9,7 @@ from ..ir import types as T
 from .calls import MAX_INLINED
 from .hoisting import MOVABLE
 from .invariants import safe
+from .ranges import small
 from .written import Cheap, own_operations
 
 _NONEMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
@@ -75,7 +76,8 @@ class Operators:
         a, b = self.src(e.left), self.src(e.right)
         if op == "*" and not isinstance(e.left, ir.Const) and not isinstance(e.right, ir.Const):
             x, y = self.known_values(e.left), self.known_values(e.right)
-            if not (x and y and all(type(v) is int and abs(v) <= 1 << 24 for v in x + y)):    # small: no overflow
+            if not (x and y and all(type(v) is int and abs(v) <= 1 << 24 for v in x + y)) \
+                    and not small(self.range_of(e)):       # small: no overflow
                 return f"rt_mul({a}, {b})"
         if op in ("+", "-", "*"):
             return f"(({a}) {op} ({b}))"

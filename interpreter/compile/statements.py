@@ -1,7 +1,7 @@
 """IR statements → structured Python, and the rules that never wait.
 
 Most rules never wait for a decision (refilling hands, finding a trick's
-winner, scoring): a fixpoint over calls and signals (analyse_waiting) finds
+winner, scoring): a fixpoint over calls and signals (analysis.analyse_waiting) finds
 them, and each becomes `def R3(m, v0, v1): …` with its locals as Python
 locals, called directly. The same structured code is what a rule that can wait
 runs between its waiting points (rules.py).
@@ -17,33 +17,12 @@ from ..ir import types as T
 from ..runtime.helpers import MAX_INT
 from .codegen import TICK
 from .invariants import safe
+from .analysis import analyse_waiting, assigned
 from .loops import LoopGen
+from .ranges import small
+from .written import Constant
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
-
-
-def analyse_waiting(prog: ir.Program) -> dict:
-    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
-    facts = {}
-    for key, rule in prog.rules.items():
-        choose, callees = False, set()
-        for s in ir.walk(rule.body):
-            if isinstance(s, ir.Choose):
-                choose = True
-            elif isinstance(s, ir.CallRule):
-                callees.add(s.rule)
-            elif isinstance(s, ir.Signal):
-                callees.update(prog.events.get(s.event, ()))
-        facts[key] = (choose, callees)
-    waits = {key: f[0] for key, f in facts.items()}
-    changed = True
-    while changed:
-        changed = False
-        for key, (_choose, callees) in facts.items():
-            if not waits[key] and any(waits.get(c, True) for c in callees):
-                waits[key] = True
-                changed = True
-    return waits
 
 
 def frame_slots(rule: ir.Rule) -> list[int]:
@@ -65,24 +44,6 @@ def reads(nodes) -> set:
     return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
 
 
-def assigned(nodes) -> set:
-    """The local slots these statements may change: a `let`, a loop's or a choice's own, and a local
-    that is the place of an assignment, an `add … to` or a `remove … from` (`p.score = 3` changes a
-    variable of p, not p: a place is a local, a variable, a player's or team's, or a table's entry)."""
-    out = set()
-    for n in ir.walk(tuple(nodes)):
-        if isinstance(n, (ir.Let, ir.Choose)):
-            out.add(n.slot)
-        elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)):
-            if isinstance(n.place, ir.Local):
-                out.add(n.place.slot)
-        elif isinstance(n, ir.For):
-            out.update((n.slot, n.list_slot, n.index_slot))
-        elif isinstance(n, ir.Repeat):
-            out.add(n.count_slot)
-    return out
-
-
 class StatementGen(LoopGen):
     """Generates statements and the rules that never wait; knows every rule's name and frame."""
 
@@ -93,7 +54,8 @@ class StatementGen(LoopGen):
         self.x = exprs
         self.options = exprs.options    # the optimisations to make (compile.options)
         exprs.statements = self
-        self.waits = analyse_waiting(prog)
+        facts = exprs.facts
+        self.waits = facts.waits if facts is not None and facts.prog is prog else analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
         self.taken_from: dict = {}    # id(move) -> the zone its card is known to be in (a choice's domain: rules.py)
@@ -221,7 +183,7 @@ class StatementGen(LoopGen):
         out += first
         out.append((ind, f"v{s.slot} = {self.held(s.value, self.value_lines(s.value, out, ind, s.span))}", s.span))
         self.x.forget(names)
-        self.bound(f"v{s.slot}", s.value, out, ind, s.span)
+        self.bound(f"v{s.slot}", s, out, ind)
 
     def nat_Assign(self, s, out, ind):
         first, names = self.x.compute_first([s.place, s.value], ind, s.span)
@@ -235,7 +197,7 @@ class StatementGen(LoopGen):
         else:
             out.append((ind, f"{place} {s.op} {value}", s.span))
         self.x.forget(names)
-        self.bound(place, s.value, out, ind, s.span)
+        self.bound(place, s, out, ind)
 
     @staticmethod
     def held(e, source: str) -> str:
@@ -244,11 +206,12 @@ class StatementGen(LoopGen):
         assigned whole is written into, nat_Assign; a parameter cannot be a table)."""
         return f"list({source})" if isinstance(e.type, T.TableT) else source
 
-    @staticmethod
-    def bound(place, value, out, ind, span):
-        """A number stored from a computation stays within ±10^15 (a loop doubling it would never end)."""
-        if value.type is T.INT and not isinstance(value, ir.Const):
-            out.append((ind, f"if not -{MAX_INT} <= {place} <= {MAX_INT}: rt_too_big({place})", span))
+    def bound(self, place, s, out, ind):
+        """A number stored from a computation stays within ±10^15 (a loop doubling it would never end):
+        checked after `let` or assignment `s`, unless its value cannot leave that (compile.ranges)."""
+        value = s.value
+        if value.type is T.INT and not isinstance(value, ir.Const) and not small(self.x.facts and self.x.facts.stored(s)):
+            out.append((ind, f"if not -{MAX_INT} <= {place} <= {MAX_INT}: rt_too_big({place})", s.span))
 
     def nat_AddTo(self, s, out, ind):
         place = self.x.src(s.place)
@@ -413,8 +376,12 @@ class StatementGen(LoopGen):
         before = self.x.going_through(s.slot, "" if assigned else seq)
         if isinstance(s.iterable.type, T.ZoneT):
             seq = f"tuple({seq})"
-        temp = self.ns.fresh("_l")
-        out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
+        if isinstance(seq, Constant) and type(seq.value) is tuple:      # a list known at load: its length too
+            temp = seq
+            out.append((ind, f"m.ticks -= {len(seq.value)}", s.span))
+        else:
+            temp = self.ns.fresh("_l")
+            out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
         rows = self.rows_before(s.body, out, ind, s.span, {s.slot})
         out.append((ind, f"for v{s.slot} in {temp}:", s.span))

@@ -101,24 +101,23 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B16 fast
-def B16(m, fr, v2, choose):
+# rules rule play: B18 fast
+def B18(m, fr, v2, choose):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
     while True:
         if pc == -1:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -148,18 +147,19 @@ def B16(m, fr, v2, choose):
                 return False
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if not _ids:
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -182,17 +182,16 @@ def B16(m, fr, v2, choose):
             m.decisions += 1
             m.ticks = 2000000
             v2 = _a
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -205,17 +204,16 @@ def B16(m, fr, v2, choose):
             else:
                 return False
         if pc == 3:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -229,14 +227,14 @@ def B16(m, fr, v2, choose):
                 return False
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -252,8 +250,8 @@ def B16(m, fr, v2, choose):
             return False
 
 
-# rules rule play: B17 fast
-def B17(m, fr, choose):
+# rules rule play: B19 fast
+def B19(m, fr, choose):
     pc = -1
     while True:
         if pc == -1:
@@ -283,18 +281,19 @@ def B17(m, fr, choose):
                 return False
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if not _ids:
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -317,17 +316,16 @@ def B17(m, fr, choose):
             m.decisions += 1
             m.ticks = 2000000
             v2 = _a
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -340,17 +338,16 @@ def B17(m, fr, choose):
             else:
                 return False
         if pc == 3:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -364,14 +361,14 @@ def B17(m, fr, choose):
                 return False
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -412,18 +409,19 @@ def W0(m, fr, choose):
                 return False
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if not _ids:
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -446,17 +444,16 @@ def W0(m, fr, choose):
             m.decisions += 1
             m.ticks = 2000000
             v2 = _a
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -469,17 +466,16 @@ def W0(m, fr, choose):
             else:
                 return False
         if pc == 3:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -493,14 +489,14 @@ def W0(m, fr, choose):
                 return False
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -516,6 +512,6 @@ def W0(m, fr, choose):
             return False
 
 
-# rules score: E18 fast
-def E18(m, v0):
+# rules score: E20 fast
+def E20(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))

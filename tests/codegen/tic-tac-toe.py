@@ -101,24 +101,23 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B16
-def B16(m, fr, v2):
+# rules rule play: B18
+def B18(m, fr, v2):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
     while True:
         if pc == -1:
-            m.vars[0][rt_slot(v2, 0, 9)] = ((v0) + 1)
-            if not -1000000000000000 <= m.vars[0][rt_slot(v2, 0, 9)] <= 1000000000000000: rt_too_big(m.vars[0][rt_slot(v2, 0, 9)])
+            m.vars[0][v2] = ((v0) + 1)
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -128,8 +127,9 @@ def B16(m, fr, v2):
             if m.ticks < 0: raise StepBudgetSpent()
             if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
                 _ids = []
+                _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -152,8 +152,9 @@ def B16(m, fr, v2):
                 pc = 5
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -164,14 +165,14 @@ def B16(m, fr, v2):
             pc = 4
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -182,8 +183,8 @@ def B16(m, fr, v2):
             return False
 
 
-# rules rule play: B17
-def B17(m, fr):
+# rules rule play: B19
+def B19(m, fr):
     pc = -1
     while True:
         if pc == -1:
@@ -193,8 +194,9 @@ def B17(m, fr):
             if m.ticks < 0: raise StepBudgetSpent()
             if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
                 _ids = []
+                _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -203,14 +205,14 @@ def B17(m, fr):
                     fr[3] = v1
                     return True
                 v1 += 1
-                _a15 = False
+                _a16 = False
+                _r17 = m.vars[0]
                 for v3 in K8:
-                    if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                        _a15 = True
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                        _a16 = True
                         break
-                if _a15:
+                if _a16:
                     m.vars[1] = ((v0) + 1)
-                    if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                     if m.sink is not None:
                         try:
                             rt_said(m, None, (K22(m, v0), K23, ))
@@ -232,8 +234,9 @@ def B17(m, fr):
                 pc = 5
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -244,14 +247,14 @@ def B17(m, fr):
             pc = 4
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -282,8 +285,9 @@ def W0(m, fr):
                 pc = 5
         if pc == 2:
             _ids = []
+            _r15 = m.vars[0]
             for v2 in K21:
-                if ((m.vars[0][v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -294,14 +298,14 @@ def W0(m, fr):
             pc = 4
         if pc == 4:
             v1 += 1
-            _a15 = False
+            _a16 = False
+            _r17 = m.vars[0]
             for v3 in K8:
-                if (((((((m.vars[0][v3[0]]) == (((v0) + 1)))) and (((m.vars[0][v3[1]]) == (((v0) + 1)))))) and (((m.vars[0][v3[2]]) == (((v0) + 1)))))):
-                    _a15 = True
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    _a16 = True
                     break
-            if _a15:
+            if _a16:
                 m.vars[1] = ((v0) + 1)
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
                 if m.sink is not None:
                     try:
                         rt_said(m, None, (K22(m, v0), K23, ))
@@ -312,6 +316,6 @@ def W0(m, fr):
             return False
 
 
-# rules score: E18
-def E18(m, v0):
+# rules score: E20
+def E20(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))

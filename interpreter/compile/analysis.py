@@ -1,0 +1,82 @@
+"""What the compiler knows of a program before it writes any of it: one pass of analysis apart from
+writing. `analyse(prog)` gives a frozen `Analysis` the generator reads (ExprGen.facts, StatementGen's
+`waits`) instead of working facts out while it writes: which rules can wait (analyse_waiting), and
+the value ranges of the rules' Int values (ranges.py: a table's key known within its keys, a number
+known within ±10^15). `assigned` says which locals statements may change (asked by the loops of the
+analysis and of the generator alike).
+"""
+from __future__ import annotations
+
+from ..ir import nodes as ir
+from .ranges import Ranges
+
+
+class Analysis:
+    """The facts of one program (the one the rules are written from: after compile.inline), frozen
+    once made (a plain class: importing dataclasses would cost every load a millisecond)."""
+    __slots__ = ("prog", "waits", "ranges")
+
+    def __init__(self, prog: ir.Program, waits: dict, ranges: Ranges):
+        set_ = object.__setattr__
+        set_(self, "prog", prog)
+        set_(self, "waits", waits)          # rule key -> can it wait for a decision?
+        set_(self, "ranges", ranges)        # the intervals of the rules' values
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"an Analysis is not changed once made (its {name})")
+
+    def of(self, e):
+        """The interval of a table's key or a product `e` wherever the rules have it, or None (anything)."""
+        return self.ranges.of(e)
+
+    def stored(self, s):
+        """The interval of the value `let` or assignment `s` stores, or None (anything)."""
+        return self.ranges.stored(s)
+
+
+def analyse(prog: ir.Program) -> Analysis:
+    """Every fact the generator reads of `prog`, computed once, before any writing."""
+    return Analysis(prog, analyse_waiting(prog), Ranges(prog).analyse())
+
+
+def analyse_waiting(prog: ir.Program) -> dict:
+    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
+    facts = {}
+    for key, rule in prog.rules.items():
+        choose, callees = False, set()
+        for s in ir.walk(rule.body):
+            if isinstance(s, ir.Choose):
+                choose = True
+            elif isinstance(s, ir.CallRule):
+                callees.add(s.rule)
+            elif isinstance(s, ir.Signal):
+                callees.update(prog.events.get(s.event, ()))
+        facts[key] = (choose, callees)
+    waits = {key: f[0] for key, f in facts.items()}
+    changed = True
+    while changed:
+        changed = False
+        for key, (_choose, callees) in facts.items():
+            if not waits[key] and any(waits.get(c, True) for c in callees):
+                waits[key] = True
+                changed = True
+    return waits
+
+
+
+def assigned(nodes) -> set:
+    """The local slots these statements may change: a `let`, a loop's or a choice's own, and a local
+    that is the place of an assignment, an `add … to` or a `remove … from` (`p.score = 3` changes a
+    variable of p, not p: a place is a local, a variable, a player's or team's, or a table's entry)."""
+    out = set()
+    for n in ir.walk(tuple(nodes)):
+        if isinstance(n, (ir.Let, ir.Choose)):
+            out.add(n.slot)
+        elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)):
+            if isinstance(n.place, ir.Local):
+                out.add(n.place.slot)
+        elif isinstance(n, ir.For):
+            out.update((n.slot, n.list_slot, n.index_slot))
+        elif isinstance(n, ir.Repeat):
+            out.add(n.count_slot)
+    return out
