@@ -1,5 +1,6 @@
 """The facts the compiler finds of a program before it writes any of it (compile/analysis.py): which
-rules can wait, which locals statements change, and the value ranges the generator reads."""
+rules can wait, which locals statements change, the value ranges the generator reads, and which
+choices' options cannot repeat."""
 from __future__ import annotations
 
 import pytest
@@ -60,3 +61,42 @@ def test_the_ranges_the_generator_reads(prog):
     assert facts.of(read) == (0, 6)          # a loop's local over 0..6
     bump = next(s for s in ir.walk(prog.rules["play"].body) if isinstance(s, ir.Assign))
     assert facts.stored(bump) == (1, 3)      # k += 1 under `while k < 3`
+
+
+LISTS = '''game "L"
+players 3
+card Chip(n: 1..9) named "chip {n}"
+cards chips = [Chip(n) for n in 1..9]
+zone heap of Chip
+zone shown of Chip per player
+var n: Int = 0
+rule setup:
+    move chips to heap
+    for p in players:
+        move top(heap) to p.shown
+rule play:
+    let mine = [top(p.shown) for p in players]
+    player(1) chooses c in mine as "{c}":
+        n += 1
+    let grown = [top(p.shown) for p in players]
+    add top(heap) to grown
+    player(1) chooses c in grown as "{c}":
+        n += 1
+    player(1) chooses c in [top(heap) for p in players] as "{c}":
+        n += 1
+    player(1) chooses c in [c2 for c2 in heap if c2.n > 1] as "{c}":
+        n += 1
+    player(1) chooses k in 1..3 as "{k}":
+        n += k
+'''
+
+
+def test_which_choices_cannot_repeat_an_option(tmp_path):
+    path = tmp_path / "l.rules"
+    path.write_text(LISTS)
+    prog = check_game(path, []).program
+    facts = analyse(prog)
+    chooses = sorted((n for n in ir.walk(prog.rules["play"].body) if isinstance(n, ir.Choose)), key=lambda n: n.span.line)
+    # a `let` bound once of each seat's own top card; a local changed after its `let`; a comprehension
+    # whose element is not its own local (the heap's top card each time); a filter of a zone; a range
+    assert [facts.distinct(s) for s in chooses] == [True, False, False, True, True]

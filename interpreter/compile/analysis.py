@@ -1,26 +1,28 @@
 """What the compiler knows of a program before it writes any of it: one pass of analysis apart from
 writing. `analyse(prog)` gives a frozen `Analysis` the generator reads (ExprGen.facts, StatementGen's
-`waits`) instead of working facts out while it writes: which rules can wait (analyse_waiting), and
-the value ranges of the rules' Int values (ranges.py: a table's key known within its keys, a number
-known within ±10^15). `assigned` says which locals statements may change (asked by the loops of the
+`waits`, RuleGen) instead of working facts out while it writes: which rules can wait
+(analyse_waiting), the value ranges of the rules' Int values (ranges.py: a table's key known within
+its keys, a number known within ±10^15), which choices' options cannot repeat (distinct.py). `assigned` says which locals statements may change (asked by the loops of the
 analysis and of the generator alike).
 """
 from __future__ import annotations
 
 from ..ir import nodes as ir
+from .distinct import distinct_options
 from .ranges import Ranges
 
 
 class Analysis:
     """The facts of one program (the one the rules are written from: after compile.inline), frozen
     once made (a plain class: importing dataclasses would cost every load a millisecond)."""
-    __slots__ = ("prog", "waits", "ranges")
+    __slots__ = ("prog", "waits", "ranges", "unique")
 
-    def __init__(self, prog: ir.Program, waits: dict, ranges: Ranges):
+    def __init__(self, prog: ir.Program, waits: dict, ranges: Ranges, unique: dict):
         set_ = object.__setattr__
         set_(self, "prog", prog)
         set_(self, "waits", waits)          # rule key -> can it wait for a decision?
         set_(self, "ranges", ranges)        # the intervals of the rules' values
+        set_(self, "unique", unique)        # id(Choose) -> can its options not repeat? (distinct.py)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"an Analysis is not changed once made (its {name})")
@@ -33,10 +35,15 @@ class Analysis:
         """The interval of the value `let` or assignment `s` stores, or None (anything)."""
         return self.ranges.stored(s)
 
+    def distinct(self, s) -> bool:
+        """Are the options of choice `s` (one of the program's) sure not to repeat a value?"""
+        return self.unique[id(s)]
 
-def analyse(prog: ir.Program) -> Analysis:
-    """Every fact the generator reads of `prog`, computed once, before any writing."""
-    return Analysis(prog, analyse_waiting(prog), Ranges(prog).analyse())
+
+def analyse(prog: ir.Program, fixed=None) -> Analysis:
+    """Every fact the generator reads of `prog`, computed once, before any writing. `fixed(e)` gives
+    the values of a fixed collection known at load (ExprGen.fixed), or None (distinct.py)."""
+    return Analysis(prog, analyse_waiting(prog), Ranges(prog).analyse(), distinct_options(prog, fixed))
 
 
 def analyse_waiting(prog: ir.Program) -> dict:

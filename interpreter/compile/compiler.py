@@ -210,7 +210,7 @@ class Compiler:
         they interrupt and before scenarios' `arrange:` blocks (so option ids stay what they were)."""
         inlined = inline(self.prog, analyse_waiting(self.prog), self.options.inline)
         prog = inlined.prog
-        self.x.facts = analyse(prog)            # what the generator reads, known before any rule is written
+        self.x.facts = analyse(prog, self.x.fixed)      # what the generator reads, known before any rule is written
         self.ns.chains = inlined.chain
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)
