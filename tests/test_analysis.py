@@ -1,6 +1,6 @@
 """The facts the compiler finds of a program before it writes any of it (compile/analysis.py): which
-rules can wait, which locals statements change, the value ranges the generator reads, and which
-choices' options cannot repeat."""
+rules can wait, which locals statements change, the value ranges the generator reads, which
+choices' options cannot repeat, and each def's facts."""
 from __future__ import annotations
 
 import pytest
@@ -100,3 +100,34 @@ def test_which_choices_cannot_repeat_an_option(tmp_path):
     # a `let` bound once of each seat's own top card; a local changed after its `let`; a comprehension
     # whose element is not its own local (the heap's top card each time); a filter of a zone; a range
     assert [facts.distinct(s) for s in chooses] == [True, False, False, True, True]
+
+
+DEFS = '''game "D"
+players 2
+var n: Int = 0
+def base: Int = n + 1
+def ten: Int = 10
+def twice(x: Int): Int = x + x + base
+def roll: Int = random(1..6)
+def countdown(x: Int): Int = if x <= 0 then 0 else countdown(x - 1)
+def spread(x: Int): List[Int] = [base + k for k in 0..x]
+rule play:
+    n += twice(base) + roll + countdown(2) + size(spread(ten))
+'''
+
+
+def test_the_facts_of_each_def(tmp_path):
+    path = tmp_path / "d.rules"
+    path.write_text(DEFS)
+    prog = check_game(path, []).program
+    defs = analyse(prog).defs
+    assert defs.param_uses["twice"] == (2,)          # x read twice: inlined only with a cheap argument
+    assert defs.param_uses["base"] == ()
+    # random is an effect; a def that calls itself is not computed ahead; the others change nothing
+    assert {name: defs.pure[name] for name in ("base", "ten", "twice", "roll", "countdown", "spread")} \
+        == {"base": True, "ten": True, "twice": True, "roll": False, "countdown": False, "spread": True}
+    assert defs.body_uses["twice"] == {"base": 1}
+    assert defs.body_uses["spread"] == {"base": 2}   # in a comprehension: more than once
+    assert defs.calls_defs == {"base": False, "ten": False, "twice": True, "roll": False, "countdown": True,
+                               "spread": True}
+    assert defs.worth_computing_first == {"base", "roll"}       # no parameters, and more than a number

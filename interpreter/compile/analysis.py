@@ -8,6 +8,7 @@ analysis and of the generator alike).
 from __future__ import annotations
 
 from ..ir import nodes as ir
+from .deffacts import DefFacts, def_facts
 from .distinct import distinct_options
 from .ranges import Ranges
 
@@ -15,14 +16,15 @@ from .ranges import Ranges
 class Analysis:
     """The facts of one program (the one the rules are written from: after compile.inline), frozen
     once made (a plain class: importing dataclasses would cost every load a millisecond)."""
-    __slots__ = ("prog", "waits", "ranges", "unique")
+    __slots__ = ("prog", "waits", "ranges", "unique", "defs")
 
-    def __init__(self, prog: ir.Program, waits: dict, ranges: Ranges, unique: dict):
+    def __init__(self, prog: ir.Program, waits: dict, ranges: Ranges, unique: dict, defs: DefFacts):
         set_ = object.__setattr__
         set_(self, "prog", prog)
         set_(self, "waits", waits)          # rule key -> can it wait for a decision?
         set_(self, "ranges", ranges)        # the intervals of the rules' values
         set_(self, "unique", unique)        # id(Choose) -> can its options not repeat? (distinct.py)
+        set_(self, "defs", defs)            # each def's facts (deffacts.py)
 
     def __setattr__(self, name, value):
         raise AttributeError(f"an Analysis is not changed once made (its {name})")
@@ -40,10 +42,13 @@ class Analysis:
         return self.unique[id(s)]
 
 
-def analyse(prog: ir.Program, fixed=None) -> Analysis:
+def analyse(prog: ir.Program, fixed=None, defs: DefFacts | None = None) -> Analysis:
     """Every fact the generator reads of `prog`, computed once, before any writing. `fixed(e)` gives
-    the values of a fixed collection known at load (ExprGen.fixed), or None (distinct.py)."""
-    return Analysis(prog, analyse_waiting(prog), Ranges(prog).analyse(), distinct_options(prog, fixed))
+    the values of a fixed collection known at load (ExprGen.fixed), or None (distinct.py); `defs`,
+    the defs' facts when they were found already (the compiler finds them first: the consts are
+    computed before the rules are written)."""
+    return Analysis(prog, analyse_waiting(prog), Ranges(prog).analyse(), distinct_options(prog, fixed),
+                    defs if defs is not None else def_facts(prog))
 
 
 def analyse_waiting(prog: ir.Program) -> dict:
