@@ -47,24 +47,34 @@ def analyse(prog: ir.Program, fixed=None, defs: DefFacts | None = None) -> Analy
     the values of a fixed collection known at load (ExprGen.fixed), or None (distinct.py); `defs`,
     the defs' facts when they were found already (the compiler finds them first: the consts are
     computed before the rules are written)."""
-    return Analysis(prog, analyse_waiting(prog), Ranges(prog).analyse(), distinct_options(prog, fixed),
+    walked = _walk_rules(prog)
+    return Analysis(prog, analyse_waiting(prog, walked), Ranges(prog).analyse(),
+                    distinct_options(prog, fixed, {key: f[0] for key, f in walked.items()}),
                     defs if defs is not None else def_facts(prog))
 
 
-def analyse_waiting(prog: ir.Program) -> dict:
-    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can."""
+def _walk_rules(prog: ir.Program) -> dict:
+    """rule key -> (its choices, the rules it calls or signals), one walk of each rule's body."""
     facts = {}
     for key, rule in prog.rules.items():
-        choose, callees = False, set()
+        chooses, callees = [], set()
         for s in ir.walk(rule.body):
-            if isinstance(s, ir.Choose):
-                choose = True
-            elif isinstance(s, ir.CallRule):
+            t = type(s)
+            if t is ir.Choose:
+                chooses.append(s)
+            elif t is ir.CallRule:
                 callees.add(s.rule)
-            elif isinstance(s, ir.Signal):
+            elif t is ir.Signal:
                 callees.update(prog.events.get(s.event, ()))
-        facts[key] = (choose, callees)
-    waits = {key: f[0] for key, f in facts.items()}
+        facts[key] = (chooses, callees)
+    return facts
+
+
+def analyse_waiting(prog: ir.Program, walked: dict | None = None) -> dict:
+    """Which rules (by key) can wait: those holding a choice, or calling or signalling one that can
+    (`walked`: _walk_rules(prog), when it was walked already)."""
+    facts = walked if walked is not None else _walk_rules(prog)
+    waits = {key: bool(f[0]) for key, f in facts.items()}
     changed = True
     while changed:
         changed = False

@@ -19,21 +19,27 @@ class DefFacts:
         defs = prog.defs
         self.param_uses: dict = {}      # def name -> how often its body reads each parameter (a tuple)
         self.calls_defs: dict = {}      # def name -> does its body call a def that is not a const?
+        effects: dict = {}              # def name -> (has an effect of its own, the defs it calls)
         for name, d in defs.items():
             uses = [0] * d.params
-            calls = False
+            calls, effect, callees = False, False, []
             for n in ir.walk(d.body):
                 t = type(n)
                 if t is ir.Local and n.slot < d.params:
                     uses[n.slot] += 1
-                elif t is ir.DefCall and not defs[n.name].const:
-                    calls = True
+                elif t is ir.DefCall:
+                    callees.append(n.name)
+                    calls = calls or not defs[n.name].const
+                elif (t is ir.BuiltinCall and n.name == "random") or t is ir.MakeCard \
+                        or (t is ir.Comprehension and len(n.fors) > 1):
+                    effect = True
             self.param_uses[name] = tuple(uses)
             self.calls_defs[name] = calls
+            effects[name] = (effect, callees)
         self.pure: dict = {}            # def name -> is computing it free of effects?
         self.body_uses: dict = {}       # def name -> {def without parameters: how often its body computes it}
-        for name in defs:               # in the program's order (a def that calls itself: see body_uses_of)
-            _pure(prog, name, self.pure)
+        for name in defs:               # in the program's order (a def that calls itself: see _body_uses)
+            _pure(effects, name, self.pure)
             _body_uses(prog, name, self.body_uses)
         # defs without parameters that are more than a number: those worth computing once a statement
         self.worth_computing_first = frozenset(d.name for d in defs.values()
@@ -44,21 +50,15 @@ def def_facts(prog: ir.Program) -> DefFacts:
     return DefFacts(prog)
 
 
-def _pure(prog, name: str, known: dict) -> bool:
+def _pure(effects: dict, name: str, known: dict) -> bool:
     """Is computing def `name` free of effects: no `random`, no step spent (inner `for`s of a
     comprehension), no card made — through the defs it calls too? A def that calls itself (through
-    others too) is not: it is marked so while its body is looked at."""
+    others too) is not: it is marked so while the defs it calls are looked at."""
     got = known.get(name)
     if got is None:
         known[name] = False
-        got = True
-        for n in ir.walk(prog.defs[name].body):
-            if (isinstance(n, ir.BuiltinCall) and n.name == "random") or isinstance(n, ir.MakeCard) \
-                    or (isinstance(n, ir.Comprehension) and len(n.fors) > 1) \
-                    or (isinstance(n, ir.DefCall) and not _pure(prog, n.name, known)):
-                got = False
-                break
-        known[name] = got
+        effect, callees = effects[name]
+        got = known[name] = not effect and all(_pure(effects, callee, known) for callee in callees)
     return got
 
 

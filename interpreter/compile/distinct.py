@@ -9,16 +9,17 @@ from ..ir import types as T
 MAX_DEPTH = 8       # lists within lists looked into; deeper, they may repeat
 
 
-def distinct_options(prog: ir.Program, fixed=None) -> dict:
+def distinct_options(prog: ir.Program, fixed=None, chooses: dict | None = None) -> dict:
     """id(Choose) -> are its options sure not to repeat a value, for every choice of the rules.
     `fixed(e)` gives the values of a fixed collection known at load (ExprGen.fixed: the cards are
-    made first), or None; without it, only ranges and enums are known."""
+    made first), or None; without it, only ranges and enums are known. `chooses`: rule key -> its
+    choices, when the rules were walked already (analysis._walk_rules)."""
     out = {}
-    for rule in prog.rules.values():
-        chooses = [n for n in ir.walk(rule.body) if type(n) is ir.Choose]
-        if chooses:
+    for key, rule in prog.rules.items():
+        chooses_here = chooses[key] if chooses is not None else [n for n in ir.walk(rule.body) if type(n) is ir.Choose]
+        if chooses_here:
             lists = _Lists(prog, rule, fixed or _ranges_only)
-            for s in chooses:
+            for s in chooses_here:
                 out[id(s)] = lists.distinct(s.domain)
     return out
 
