@@ -131,3 +131,21 @@ def test_the_facts_of_each_def(tmp_path):
     assert defs.calls_defs == {"base": False, "ten": False, "twice": True, "roll": False, "countdown": True,
                                "spread": True}
     assert defs.worth_computing_first == {"base", "roll"}       # no parameters, and more than a number
+
+
+def test_the_matches_of_each_def(tmp_path):
+    path = tmp_path / "m.rules"
+    path.write_text('''game "M"
+players 2
+var n: Int = 0
+def sign(x: Int): Int = match x:
+    0 -> 0
+    1 -> 1
+    else -> -1
+def twice(x: Int): Int = sign(x) + sign(x)
+rule play:
+    n += twice(n)
+''')
+    defs = analyse(check_game(path, []).program).defs
+    assert [type(m).__name__ for m in defs.matches["sign"]] == ["Match"]
+    assert defs.matches["twice"] == ()       # a match in a def it calls is that def's

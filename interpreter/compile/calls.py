@@ -49,9 +49,10 @@ class Calls:
 
     def matches_inlinable(self, d, args) -> bool:
         """A match tested case by case reads its subject once per case: inlined, the subject must be cheap
-        to compute again (in its own function, it is computed once into a local)."""
-        for n in ir.walk(d.body):
-            if isinstance(n, ir.Match) and not self.is_table(n):
+        to compute again (in its own function, it is computed once into a local). Whether a match is a
+        table is asked as it is written: a match of cards is one only once the cards are made."""
+        for n in self.defs.matches[d.name]:
+            if not self.is_table(n):
                 if not self.is_simple(n.subject) or not all(self.cheap(args[x.slot]) for x in ir.walk(n.subject)
                                                               if isinstance(x, ir.Local) and x.slot < len(args)):
                     return False

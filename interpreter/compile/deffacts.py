@@ -2,7 +2,8 @@
 the same before and after rules are inlined: compile.inline rewrites rules only): how often its body
 reads each parameter (may a call be written in with its arguments in place: Calls.inlinable),
 whether computing it changes nothing (Calls.pure), which defs without parameters its body computes
-and how often (Calls.compute_first), whether it calls another def (its function then spends a step
+and how often (Calls.compute_first), the matches in its body (Calls.matches_inlinable: whether
+one is a table is known once the cards are made), whether it calls another def (its function then spends a step
 a call: Calls.calls_defs), and which defs are worth computing first before a statement. Made by
 `def_facts(prog)` when the compiler starts (the consts are computed before the rules), kept in
 `Analysis.defs` and ExprGen.defs."""
@@ -13,16 +14,17 @@ from ..ir import nodes as ir
 
 class DefFacts:
     """The facts of every def of one program (dicts by def name; not changed once made)."""
-    __slots__ = ("param_uses", "pure", "body_uses", "calls_defs", "worth_computing_first")
+    __slots__ = ("param_uses", "pure", "body_uses", "calls_defs", "matches", "worth_computing_first")
 
     def __init__(self, prog: ir.Program):
         defs = prog.defs
         self.param_uses: dict = {}      # def name -> how often its body reads each parameter (a tuple)
         self.calls_defs: dict = {}      # def name -> does its body call a def that is not a const?
+        self.matches: dict = {}         # def name -> the matches in its body (Calls.matches_inlinable)
         effects: dict = {}              # def name -> (has an effect of its own, the defs it calls)
         for name, d in defs.items():
             uses = [0] * d.params
-            calls, effect, callees = False, False, []
+            calls, effect, callees, matches = False, False, [], []
             for n in ir.walk(d.body):
                 t = type(n)
                 if t is ir.Local and n.slot < d.params:
@@ -30,11 +32,14 @@ class DefFacts:
                 elif t is ir.DefCall:
                     callees.append(n.name)
                     calls = calls or not defs[n.name].const
+                elif t is ir.Match:
+                    matches.append(n)
                 elif (t is ir.BuiltinCall and n.name == "random") or t is ir.MakeCard \
                         or (t is ir.Comprehension and len(n.fors) > 1):
                     effect = True
             self.param_uses[name] = tuple(uses)
             self.calls_defs[name] = calls
+            self.matches[name] = tuple(matches)
             effects[name] = (effect, callees)
         self.pure: dict = {}            # def name -> is computing it free of effects?
         self.body_uses: dict = {}       # def name -> {def without parameters: how often its body computes it}
