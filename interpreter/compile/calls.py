@@ -65,7 +65,9 @@ class Calls:
 
     def def_uses(self, exprs) -> dict:
         """How often each def without parameters is computed by these expressions, directly or in the
-        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once)."""
+        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once). Each
+        def's own counts are the analysis's (deffacts.py); the expressions a statement groups are the
+        writing's (StatementGen chooses which are computed together), so their sum is made here."""
         uses: dict = {}
         body_uses = self.defs.body_uses.__getitem__
         for e in exprs:
