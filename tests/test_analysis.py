@@ -149,3 +149,14 @@ rule play:
     defs = analyse(check_game(path, []).program).defs
     assert [type(m).__name__ for m in defs.matches["sign"]] == ["Match"]
     assert defs.matches["twice"] == ()       # a match in a def it calls is that def's
+
+
+def test_the_generator_reads_the_analysis_it_was_given(prog):
+    from rulecraft.compile.compiler import Compiler
+    compiler = Compiler(prog, [], None)
+    compiler.compile()
+    facts = compiler.x.facts
+    assert facts.defs is compiler.x.defs        # the defs' facts found once, when the compiler started
+    play = compiler.x.facts.prog.rules["play"]
+    choose = next(n for n in ir.walk(play.body) if isinstance(n, ir.Choose))
+    assert facts.distinct(choose)               # a range: no set made of its options

@@ -2,8 +2,10 @@
 writing. `analyse(prog)` gives a frozen `Analysis` the generator reads (ExprGen.facts, StatementGen's
 `waits`, RuleGen) instead of working facts out while it writes: which rules can wait
 (analyse_waiting), the value ranges of the rules' Int values (ranges.py: a table's key known within
-its keys, a number known within ±10^15), which choices' options cannot repeat (distinct.py). `assigned` says which locals statements may change (asked by the loops of the
-analysis and of the generator alike).
+its keys, a number known within ±10^15), which choices' options cannot repeat (distinct.py), and each
+def's facts (deffacts.py). `assigned` says which locals statements may change (asked by the loops of
+the analysis and of the generator alike). What the generator still finds as it writes depends on
+what it has written at that point (docs/impl.md, "Facts known before writing").
 """
 from __future__ import annotations
 

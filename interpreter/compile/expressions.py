@@ -91,7 +91,7 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
-        self.facts = None              # the rules' value ranges (compile.ranges), once the rules are written
+        self.facts = None              # the Analysis of the rules (compile.analysis), once they are written
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 
