@@ -1,8 +1,9 @@
 """A choice offers each value once: over a list that may repeat one, the rules' code removes the
-repeats (RuleGen.distinct says where none can be, so that no set is made at each decision). Here
-the lists it now knows to be free of repeats — a local bound once by a `let` of such a list, the
-top cards of each player's own zone, a list of one value — and lists made to look like them that
-do repeat a value: each is offered once, in order, whether the dedup is written or not."""
+repeats (compile/distinct.py says, before any rule is written, where none can be, so that no set
+is made at each decision). Here the lists it now knows to be free of repeats — a local bound once
+by a `let` of such a list, the top cards of each player's own zone, a list of one value — and lists
+made to look like them that do repeat a value: each is offered once, in order, whether the dedup is
+written or not."""
 from __future__ import annotations
 
 import pytest

@@ -9,6 +9,7 @@ from ..ir import nodes as ir
 from ..diagnostics import Diagnostic
 from ..runtime.errors import RuleFailure
 from .codegen import TICK
+from .deffacts import uses_in
 from .written import Argument, Atom, Cheap, Number, is_name, number_of
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
@@ -43,75 +44,37 @@ class Calls:
         locals of its own, and each argument is cheap or used at most once (so nothing is computed twice)."""
         if d.binds_locals or d.name in self.inlining or len(self.inlining) >= MAX_INLINED:
             return False
-        uses = self.param_uses.get(d.name)
-        if uses is None:
-            uses = [0] * d.params
-            for n in ir.walk(d.body):
-                if isinstance(n, ir.Local) and n.slot < d.params:
-                    uses[n.slot] += 1
-            self.param_uses[d.name] = uses
+        uses = self.defs.param_uses[d.name]        # (deffacts.py: found before writing)
         return all(uses[i] <= 1 or self.cheap(a) for i, a in enumerate(args)) and self.matches_inlinable(d, args)
 
     def matches_inlinable(self, d, args) -> bool:
         """A match tested case by case reads its subject once per case: inlined, the subject must be cheap
-        to compute again (in its own function, it is computed once into a local)."""
-        for n in ir.walk(d.body):
-            if isinstance(n, ir.Match) and not self.is_table(n):
+        to compute again (in its own function, it is computed once into a local). Whether a match is a
+        table is asked as it is written: a match of cards is one only once the cards are made."""
+        for n in self.defs.matches[d.name]:
+            if not self.is_table(n):
                 if not self.is_simple(n.subject) or not all(self.cheap(args[x.slot]) for x in ir.walk(n.subject)
                                                               if isinstance(x, ir.Local) and x.slot < len(args)):
                     return False
         return True
 
     def pure(self, name: str) -> bool:
-        """Is computing def `name` free of effects: no `random`, no step spent (inner `for`s of a
-        comprehension), no card made — through the defs it calls too?"""
-        known = self.pure_defs.get(name)
-        if known is None:
-            self.pure_defs[name] = False          # a def that calls itself: not computed ahead
-            known = True
-            for n in ir.walk(self.prog.defs[name].body):
-                if (isinstance(n, ir.BuiltinCall) and n.name == "random") or isinstance(n, ir.MakeCard) \
-                        or (isinstance(n, ir.Comprehension) and len(n.fors) > 1) \
-                        or (isinstance(n, ir.DefCall) and not self.pure(n.name)):
-                    known = False
-                    break
-            self.pure_defs[name] = known
-        return known
+        """Is computing def `name` free of effects: no `random`, no step spent, no card made — through the
+        defs it calls too (deffacts.py: found before writing)?"""
+        return self.defs.pure[name]
 
     def def_uses(self, exprs) -> dict:
         """How often each def without parameters is computed by these expressions, directly or in the
-        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once)."""
+        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once). Each
+        def's own counts are the analysis's (deffacts.py); the expressions a statement groups are the
+        writing's (StatementGen chooses which are computed together), so their sum is made here."""
         uses: dict = {}
+        body_uses = self.defs.body_uses.__getitem__
         for e in exprs:
             if e is not None:
-                for name, count in self.uses_in(e).items():
+                for name, count in uses_in(self.prog, e, body_uses).items():
                     uses[name] = uses.get(name, 0) + count
         return uses
-
-    def uses_in(self, n) -> dict:
-        out: dict = {}
-
-        def add(counts):
-            for name, count in counts.items():
-                out[name] = out.get(name, 0) + count
-        for x in ir.walk(n):
-            if isinstance(x, ir.DefCall):
-                d = self.prog.defs[x.name]
-                if d.params == 0:
-                    out[x.name] = out.get(x.name, 0) + 1
-                elif not d.binds_locals:
-                    add(self.body_uses(x.name))
-            elif isinstance(x, (ir.Comprehension, ir.BestBy)):
-                add(self.uses_in(tuple(getattr(x, f) for f in ir._child_fields(type(x)))))   # once more
-        return out
-
-    def body_uses(self, name: str) -> dict:
-        """uses_in of a def's body, worked out once per def."""
-        known = self.def_body_uses.get(name)
-        if known is None:
-            self.def_body_uses[name] = {}        # a def that calls itself counts its own body once
-            known = self.def_body_uses[name] = self.uses_in(self.prog.defs[name].body)
-        return known
 
     def compute_first(self, exprs, ind: int, span) -> tuple[list, list]:
         """Lines computing, before a statement, each def without parameters that its expressions
@@ -119,10 +82,11 @@ class Calls:
         computed, so the def's value is the same at each use. A def that fails is computed again
         where it is used (and fails there, as it would have): `rt_UNSET` marks it."""
         lines, names = [], []
-        if not self.worth_computing_first:
+        worth = self.defs.worth_computing_first
+        if not worth:
             return lines, names
         for name, count in self.def_uses(exprs).items():
-            if count < 2 or name in self.computed or name not in self.worth_computing_first or not self.pure(name) \
+            if count < 2 or name in self.computed or name not in worth or not self.pure(name) \
                     or self.prog.defs[name].const:      # a const is a value already: nothing to compute first
                 continue
             body = self.plain_call(name)
@@ -180,7 +144,7 @@ class Calls:
     def calls_defs(self, d) -> bool:
         """Does def `d` call another (not a const)? Only such a def's calls spend the step budget: one that
         calls none does work bounded by its body (its loops spend steps themselves), and is called often."""
-        return any(isinstance(n, ir.DefCall) and not self.prog.defs[n.name].const for n in ir.walk(d.body))
+        return self.defs.calls_defs[d.name]
 
     def substituted(self, body, args) -> str:
         """Source of `body` (a def's, or a rule's condition) with its parameters' slots standing for `args`:

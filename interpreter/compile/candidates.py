@@ -123,9 +123,8 @@ def _unfolded(call, defs):
         return None
     if not all(isinstance(a, (ir.Local, ir.PairPart, ir.Const, ir.Var)) for a in call.args):
         return None
-    for n in ir.walk(d.body):
-        if isinstance(n, (ir.LetIn, ir.Comprehension, ir.BestBy, ir.FindWhere)) or \
-                (isinstance(n, ir.Local) and n.slot >= d.params):
+    for n in ir.walk(d.body):       # a local of its own (ir.BINDERS: a `let`, a comprehension's `for`, …)
+        if type(n) in ir.BINDERS or (isinstance(n, ir.Local) and n.slot >= d.params):
             return None
     return _substituted(d.body, call.args)
 

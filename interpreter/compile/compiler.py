@@ -22,6 +22,7 @@ from .program import AnytimeInfo, Code, OptionInfo, Outcome, Program, Scenario, 
 from .rules import RuleGen
 from . import scoreparts
 from .analysis import analyse, analyse_waiting
+from .deffacts import def_facts
 
 
 class Compiler:
@@ -36,7 +37,8 @@ class Compiler:
             self.ns.sources = []
         self.layout = Layout(prog)
         self.options = options      # the optimisations to make (compile.options)
-        self.x = ExprGen(prog, self.layout, self.ns, diags, options)
+        # each def's facts, found before anything is written (the consts are computed first of all)
+        self.x = ExprGen(prog, self.layout, self.ns, diags, options, def_facts(prog))
 
     def fn(self, params: str, node, label: str = "expression"):
         return self.ns.function(params, self.x.src(node), label, node.span)
@@ -210,7 +212,7 @@ class Compiler:
         they interrupt and before scenarios' `arrange:` blocks (so option ids stay what they were)."""
         inlined = inline(self.prog, analyse_waiting(self.prog), self.options.inline)
         prog = inlined.prog
-        self.x.facts = analyse(prog)            # what the generator reads, known before any rule is written
+        self.x.facts = analyse(prog, self.x.fixed, self.x.defs)      # what the generator reads, known before any rule is written
         self.ns.chains = inlined.chain
         anytime_offers: list = []
         self.ns.bind("ANYTIME", anytime_offers)

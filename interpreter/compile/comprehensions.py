@@ -15,7 +15,11 @@ class Comprehensions:
     def going_through(self, slot: int, seq) -> object:
         """While a comprehension's `for` (or a choice's options) is written: when what it goes through is
         known at load (a Constant tuple), its local can hold those values only, and no statement can change
-        it inside an expression; reads of it then need no guard (`known_values`). Returns what to restore."""
+        it inside an expression; reads of it then need no guard (`known_values`). Returns what to restore.
+        A fact of the writing, not of the analysis (analysis.py): what is known is the source written for
+        what the loop goes through — a Constant the namespace made of a fixed collection, a const run at
+        load, a list written out known at load — which only writing it says, and it holds only while that
+        loop is written."""
         before = self.elements.get(slot)
         known = seq.value if isinstance(seq, Constant) and type(seq.value) is tuple else None
         if known is None:
@@ -33,7 +37,8 @@ class Comprehensions:
     def known_values(self, e):
         """The values `e` can have, when the generator knows them all (a number; a local going through a
         tuple known at load; an item of such a local at a fixed place), else None. Never inside a def
-        written in, whose locals are its own."""
+        written in, whose locals are its own (its parameters stand for the arguments substituted there:
+        why this stays with the writing, as going_through says)."""
         if isinstance(e, ir.Const) and type(e.value) is int:
             return (e.value,)
         if self.subst is not None:

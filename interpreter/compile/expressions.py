@@ -24,6 +24,7 @@ from ..ir import types as T
 from ..diagnostics import Diagnostic, did_you_mean
 from .calls import Calls
 from .comprehensions import Comprehensions
+from .deffacts import def_facts
 from .hoisting import MOVABLE, LoopParts
 from .load_values import LoadValues
 from .operators import Operators
@@ -61,8 +62,9 @@ class _Emitting:
 
 
 class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
-    def __init__(self, prog: ir.Program, layout, ns, diags, options: CompileOptions = DEFAULT):
+    def __init__(self, prog: ir.Program, layout, ns, diags, options: CompileOptions = DEFAULT, defs=None):
         self.prog = prog
+        self.defs = defs if defs is not None else def_facts(prog)   # each def's facts, found before writing
         self.options = options          # the optimisations to make (compile.options)
         self.layout = layout
         self.ns = ns
@@ -72,15 +74,12 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.statements = None       # the StatementGen writing a def's function body, once there is one
         self.named: dict = {}        # id(node) -> the name of its value, computed by the statement's lines first
         self.subst = None            # while a def is inlined: its parameter slots -> argument source (Argument)
-        self.param_uses: dict = {}   # def name -> how often its body reads each parameter
         self.const_values: dict = {} # const name -> the source of its value, once computed
         self.loops: list = []        # the loops (comprehensions, `by` keys) being generated, innermost last
         self.arg_facts: dict = {}    # while a def is inlined: its parameters -> (safe, locals read) of the argument
         self.plain_subst = None      # the arguments' sources with no part computed before a loop in them
         self.computed: dict = {}     # def without parameters -> name of its value computed before the statement
-        self.pure_defs: dict = {}    # def name -> does computing it change nothing (no random, no step spent)?
         self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
-        self.def_body_uses: dict = {}  # def name -> the defs without parameters its body computes (def_uses)
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
         self.walked: dict = {}         # id(IR node) -> (the node, the nodes under it, the slots of the locals under it)
         self.subst_locals: dict = {}   # while a def is inlined: its parameters -> the locals its argument reads (None: state)
@@ -92,9 +91,7 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
-        self.facts = None              # the rules' value ranges (compile.ranges), once the rules are written
-        # defs without parameters that are more than a number: those worth computing once a statement
-        self.worth_computing_first = {d.name for d in prog.defs.values() if d.params == 0 and not isinstance(d.body, ir.Const)}
+        self.facts = None              # the Analysis of the rules (compile.analysis), once they are written
         ns.bind("rt_needs_game", _needs_game)
         ns.bind("rt_make_card", layout.make_card)
 

@@ -130,7 +130,6 @@ class RuleGen(StatementGen):
         self.bodies: list = []            # the choices whose option's block is being generated: (index, loops around)
         self.watched = watched            # write the calls of the state's watch (a scenario's `take "…":`)
         self.tables: dict = {}            # rule key -> pc -> the function entered there (the machine's entries)
-        self.bindings: dict = {}          # rule key -> local slot -> the value of its one `let`, or False (bound_once)
 
     def numbering(self, prog, has_anytime) -> dict:
         """id(choice) -> (its index, its first option id), in the order the rules are written: each
@@ -623,7 +622,7 @@ class RuleGen(StatementGen):
         x, elem = self.x, s.elem
         with x.unbinding():          # (without LOOPS, the options are a comprehension over it)
             seq = x.seq(s.domain)
-        unique = self.distinct(s.domain)
+        unique = self.x.facts.distinct(s)      # (analysis: no repeats among them)
         formula = self.id_formula(elem, s.domain, info)       # None: the ids are the values
         options = "_xs"
         found = candidates.plan(self.prog, s) if s.where is not None else None
@@ -742,70 +741,6 @@ class RuleGen(StatementGen):
             self.line(f"v{s.slot} = _a{f' + {shift}' if shift > 0 else f' - {-shift}' if shift < 0 else ''}", span)
         else:
             self.line(f"v{s.slot} = {self.ns.const(values)}[_a - {info.offset}]", span)
-
-    def distinct(self, e, depth: int = 0, own: bool = True) -> bool:
-        """Does the list `e` never hold a value twice (so a choice's options need no dedup)? A zone,
-        the seats or teams (or those from a seat, or a team's members), a range, an enum, a card type,
-        a card set made of distinct cards, a filter of such a list, the top (or bottom) cards of each
-        element's own zone (a card is in one zone at a time), a list of one value, one of a written
-        list of such lists, or a local bound once, by a `let` of such a list."""
-        if depth > 8:
-            return False
-        if isinstance(e.type, T.ZoneT) or isinstance(e, ir.Special):
-            return True
-        if isinstance(e, ir.Fixed):
-            values = self.x.fixed(e)
-            return values is not None and len(set(values)) == len(values)
-        if isinstance(e, ir.ListLit):
-            if len(e.items) == 1 and isinstance(e.items[0], ir.Comprehension):
-                return self.distinct(e.items[0], depth + 1, own)
-            if len(e.items) == 1:
-                return not isinstance(e.items[0], ir.Comprehension)      # one value
-            return all(isinstance(i, ir.Const) for i in e.items) and len({i.value for i in e.items}) == len(e.items)
-        if isinstance(e, ir.Comprehension):
-            return len(e.fors) == 1 and self.distinct(e.fors[0].iterable, depth + 1, own) \
-                and self.one_to_one(e.element, e.fors[0].slot)
-        if isinstance(e, ir.Index):
-            return isinstance(e.seq, ir.ListLit) and e.seq.items \
-                and all(not isinstance(i, ir.Comprehension) and self.distinct(i, depth + 1, own) for i in e.seq.items)
-        if isinstance(e, ir.Cond):
-            return self.distinct(e.then, depth + 1, own) and self.distinct(e.other, depth + 1, own)
-        if isinstance(e, ir.DefCall):       # whatever the arguments, the def's body says it
-            return self.distinct(self.prog.defs[e.name].body, depth + 1, False)
-        if isinstance(e, ir.BuiltinCall):
-            return e.name in ("players_from", "members")
-        if isinstance(e, ir.Local) and own:
-            value = self.bound_once(e.slot)
-            return value is not None and self.distinct(value, depth + 1)
-        return False
-
-    @staticmethod
-    def one_to_one(element, slot: int) -> bool:
-        """Are different values of local `slot` sure to give different `element`s? The local itself,
-        or the top or bottom card of a zone it owns (each owner's is a zone of its own)."""
-        if isinstance(element, ir.Local):
-            return element.slot == slot
-        if isinstance(element, ir.BuiltinCall) and element.name in ("top", "bottom") and len(element.args) == 1:
-            zone = element.args[0]
-            return isinstance(zone, ir.Zone) and type(zone.owner) is ir.Local and zone.owner.slot == slot
-        return False
-
-    def bound_once(self, slot: int):
-        """The value of the one `let` that binds local `slot` in the rule being generated, when nothing
-        else binds or changes it (no other `let`, loop, choice, assignment, `add` or `remove`, and it is
-        no parameter); else None."""
-        known = self.bindings.get(self.rule.key)
-        if known is None:
-            known = self.bindings[self.rule.key] = {}
-            for n in ir.walk(self.rule.body):
-                if type(n) in ir.BINDERS:
-                    for bound in ir.bound_by(n):
-                        known[bound] = n.value if type(n) is ir.Let and bound not in known else False
-                elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)) and isinstance(n.place, ir.Local):
-                    known[n.place.slot] = False
-        if slot < self.rule.params:
-            return None
-        return known.get(slot) or None
 
     # ------------------------------------------------------------ where an option's block ends
     # A scenario's `take "…":` checks the game as the block of the option it took ends, before the rules
