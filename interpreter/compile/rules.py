@@ -874,7 +874,7 @@ class RuleGen(StatementGen):
                 return None if shift == 0 else f"{shift} + {{x}}"
             return f"{off} + {self.ns.const(self.layout.card_positions(elem.name))}[{{x}}]"
         if elem is T.INT and getattr(domain, "kind", None) == "range":
-            return f"{off - domain.lo} + {{x}}"
+            return None if off == domain.lo else f"{off - domain.lo} + {{x}}"
         if elem is T.BOOL:
             return f"{off} + int({{x}})"
-        return f"{off} + {{x}}"
+        return None if off == 0 and elem is T.INT else f"{off} + {{x}}"

@@ -149,7 +149,7 @@ def B18(m, fr, v2, choose):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if not _ids:
                 v1 += 1
                 _a16 = False
@@ -283,7 +283,7 @@ def B19(m, fr, choose):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if not _ids:
                 v1 += 1
                 _a16 = False
@@ -411,7 +411,7 @@ def W0(m, fr, choose):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if not _ids:
                 v1 += 1
                 _a16 = False

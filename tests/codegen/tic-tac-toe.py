@@ -129,7 +129,7 @@ def B18(m, fr, v2):
                 _ids = []
                 _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -154,7 +154,7 @@ def B18(m, fr, v2):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -196,7 +196,7 @@ def B19(m, fr):
                 _ids = []
                 _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -236,7 +236,7 @@ def B19(m, fr):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -287,7 +287,7 @@ def W0(m, fr):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
