@@ -139,10 +139,6 @@ def B18(m, fr, v2):
                 pc = 4; continue
             else:
                 return False
-        if pc == 0:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            pc = 1
         if pc == 1:
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -221,10 +217,6 @@ def B19(m, fr):
                 pc = 1; continue
             else:
                 return False
-        if pc == 0:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            pc = 1
         if pc == 1:
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
