@@ -4,6 +4,7 @@
     python benchmarks/bytecodes.py [--players 4] [--games 100] [--top 15]
     python benchmarks/bytecodes.py --game three-sisters --players 4 --games 10    (any game: the interpreter alone)
     python benchmarks/bytecodes.py --plain --players 4 [--lines 30]   (yardsticks.py's pair: the fast path, the plain game)
+    python benchmarks/bytecodes.py --plain --game connect-four [--lines 30]   (or tic-tac-toe: benchmarks/plain/'s games)
 
 Time on a shared machine is noisy; the number of bytecodes a game executes is not: the same
 seeds and the same random agent give the same count on every run. It is not time either (a
@@ -70,7 +71,8 @@ def main(argv=None) -> int:
     ap.add_argument("--game", default="blackmore",
                     help="a bundled game or a .rules file (default blackmore, against the hand-written one)")
     ap.add_argument("--plain", action="store_true",
-                    help="Blackmore on the fast path (engine.playout) against benchmarks/plain/ (yardsticks.py's pair)")
+                    help="the game (blackmore, connect-four, tic-tac-toe) on the fast path (engine.playout) "
+                         "against benchmarks/plain/ (yardsticks.py's pair)")
     ap.add_argument("--lines", type=int, default=0, help="with --plain: the busiest lines of the generated code")
     args = ap.parse_args(argv)
 
@@ -113,20 +115,21 @@ def playout_player(program, players: int, agent_seed: int = 12345):
     return play_one
 
 
-def plain_player(players: int, agent_seed: int = 12345):
-    """`play_one(seed)` for benchmarks/plain/blackmore.py (one generator for the deal and the decisions)."""
-    from plain.blackmore import play
+def plain_player(players: int, agent_seed: int = 12345, game: str = "blackmore"):
+    """`play_one(seed)` for benchmarks/plain/ (one generator for the deal and the decisions)."""
+    from plain import GAMES, blackmore
+    play = blackmore.play if game == "blackmore" else GAMES[game][2]     # (Blackmore's as counted before)
 
     def play_one(seed: int) -> None:
         play(players, random.Random(agent_seed + seed))
     return play_one
 
 
-def fast_sources() -> dict:
-    """File name of each generated function of the fast twin -> its source (`rulecraft show blackmore --fast`)."""
+def fast_sources(game: str = "blackmore") -> dict:
+    """File name of each generated function of the fast twin -> its source (`rulecraft show GAME --fast`)."""
     from rulecraft.loader import generated_python
     sources, name = {}, None
-    for line in generated_python("blackmore", fast=True).splitlines():
+    for line in generated_python(game, fast=True).splitlines():
         if line.startswith("# rules "):
             name = f"<{line[2:]}>"
             sources[name] = []
@@ -137,13 +140,19 @@ def fast_sources() -> dict:
 
 def plain_pair(args) -> int:
     from rulecraft.loader import load
-    program = load("blackmore")
+    from plain import GAMES
+    if args.game not in GAMES:
+        print(f"--plain: one of {', '.join(GAMES)}, not {args.game}")
+        return 2
+    source = GAMES[args.game][0]
+    players = args.players if args.game == "blackmore" else 2
+    program = load(source)
     program.fast()
     lines: collections.Counter = collections.Counter()
-    plain = count(plain_player(args.players), args.games)
-    fast = count(playout_player(program, args.players), args.games, lines if args.lines else None)
+    plain = count(plain_player(players, game=args.game), args.games)
+    fast = count(playout_player(program, players), args.games, lines if args.lines else None)
     total = lambda c: sum(c.values()) / args.games  # noqa: E731
-    print(f"Blackmore, {args.players} players, {args.games} games, random play: bytecodes per game")
+    print(f"{args.game}, {players} players, {args.games} games, random play: bytecodes per game")
     print(f"  plain        {total(plain):10,.0f}")
     print(f"  playout      {total(fast):10,.0f}   ({total(fast) / total(plain):.2f}x)")
     for title, c in (("plain", plain), ("playout (fast path)", fast)):
@@ -151,7 +160,7 @@ def plain_pair(args) -> int:
         for name, n in c.most_common(args.top):
             print(f"  {n / args.games:9,.0f}  {name}")
     if args.lines:
-        sources = fast_sources()
+        sources = fast_sources(source)
         print(f"\nthe {args.lines} busiest lines of the generated code (per game):")
         for (filename, line), n in lines.most_common(args.lines):
             text = sources.get(filename, "").splitlines()

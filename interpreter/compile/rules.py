@@ -28,6 +28,8 @@ are one class; the statements that cannot wait are statements.py's.
 """
 from __future__ import annotations
 
+import re
+
 from ..ir import nodes as ir
 from ..ir import types as T
 from ..ir.hidden import reads_hidden, skip_reveals
@@ -46,6 +48,9 @@ SECRET = "a secret choice"      # what the other seats are told of a `secretly` 
 
 def _watched(index: int) -> str:
     return f"if m.watch is not None: m.watch(m, fr, {index})"
+
+
+_JUMP = re.compile(r"\bpc = (\d+)")     # a jump's line (block_lines): the block it names
 
 
 def _group_size(blocks: int) -> int:
@@ -185,9 +190,7 @@ class RuleGen(StatementGen):
         loads = dict(self.resume)
         loads[0] = loads.get(0, set()) | set(range(rule.params))
         first = self.resumed_only(loads)
-        self.rest = self.rest_lines(first)
-        self.rest_size = len(self.rest) if not self.fast else sum(
-            1 + len(self.block_lines(k, 0, None)) for k in range(len(self.blocks)) if k not in first)
+        self.cut_rest(first)
         # where the machine resumes the rule, or a caller starts it, a function entered at that block
         # (an option's block: ChoiceInfo.body); the rule's own function is entered at the others
         mine = [info for info in self.choices if info.index in self.chosen]
@@ -221,24 +224,49 @@ class RuleGen(StatementGen):
         self.ns.bind(f"S{self.index[rule.key]}", table[0])     # what a caller calls (flat_CallRule)
         return fn, list(self.block_spans)
 
-    def rest_lines(self, first) -> list:
-        """The dispatch loop's tests and lines of the blocks not in `first`, in order (each falls into
-        the next); with many, in groups skipped with one test each."""
+    def cut_rest(self, first) -> None:
+        """The blocks not in `first`, in order (the others fall into them), each at indentation 0
+        (`rest_blocks`); the dispatch loop of them all (`rest`) and its size."""
+        self.rest_blocks = [(k, self.block_lines(k, 0, (k,) if self.fast else None, at=k if self.fast else None))
+                            for k in range(len(self.blocks)) if k not in first]
+        self.rest = self.rest_lines()
+        self.rest_size = len(self.rest) if not self.fast else sum(
+            1 + len(self.block_lines(k, 0, None)) for k in range(len(self.blocks)) if k not in first)
+
+    def rest_lines(self, live=None) -> list:
+        """The dispatch loop's tests and lines of the blocks not in `first` (`rest_blocks`; with `live`,
+        those of them alone), in order (each falls into the next); with many, in groups skipped with
+        one test each."""
         lines = []
-        rest = [k for k in range(len(self.blocks)) if k not in first]     # in order: the others fall into them
+        rest = [(k, body) for k, body in self.rest_blocks if live is None or k in live]
         group = _group_size(len(rest))
         last = len(rest) - (len(rest) % group or group) if group else 0    # the last group's first
-        for i, k in enumerate(rest):
+        for i, (k, body) in enumerate(rest):
             base = 2
             if i < last:
                 base = 3        # a group of blocks, skipped with one test when pc is past them
                 if i % group == 0:
-                    lines.append((2, f"if pc <= {rest[i + group - 1]}:", self.block_spans[k]))
+                    lines.append((2, f"if pc <= {rest[i + group - 1][0]}:", self.block_spans[k]))
             lines.append((base, f"if pc == {k}:", self.block_spans[k]))
             # on the fast path the whole game runs round this loop: a jump to a small block is its
             # lines copied in place there too, and only a jump back goes round the loop
-            lines += self.block_lines(k, base + 1, (k,) if self.fast else None, at=k if self.fast else None)
+            lines += [(base + 1 + ind, text, span) for ind, text, span in body]
         return lines
+
+    def live_blocks(self, path) -> set:
+        """The blocks of `rest_blocks` that a function entered on `path` (its lines) can reach: those
+        its jumps name, and those theirs name (pc is set by a jump only: a block not named is dead
+        code in a function entered at pc -1)."""
+        bodies = dict(self.rest_blocks)
+        live, todo = set(), [path]
+        while todo:
+            for _ind, text, _span in todo.pop():
+                for m in _JUMP.finditer(text):
+                    k = int(m.group(1))
+                    if k not in live and k in bodies:
+                        live.add(k)
+                        todo.append(bodies[k])
+        return live
 
     BODY_LOOP_LINES = 150       # a body that goes round the dispatch loop has the rule's other blocks, up to this many lines
 
@@ -267,12 +295,15 @@ class RuleGen(StatementGen):
         path = self.block_lines(k, 1, (k,), clean)
         if any("continue" in text for _ind, text, _span in path):
             # it jumps on to blocks not copied: the rule's blocks that are not entered only on
-            # resuming follow (no jump lands on those), in a loop entered at pc -1, which no jump
-            # names: the path, whose stores rely on what was loaded, runs once
+            # resuming follow (no jump lands on those), those of them a jump can reach (live_blocks),
+            # in a loop entered at pc -1, which no jump names: the path, whose stores rely on what
+            # was loaded, runs once
             if self.rest_size > self.BODY_LOOP_LINES:
                 return None
-            lines += [(1, "pc = -1", span), (1, "while True:", span), (2, "if pc == -1:", span)]
-            lines += self.block_lines(k, 3, (k,), clean) + self.rest
+            head = [(2, "if pc == -1:", span)] + self.block_lines(k, 3, (k,), clean)
+            rest = self.rest_lines(self.live_blocks(head))
+            # on the fast path the loop goes round for the whole game: the path, run once, is tested last
+            lines += [(1, "pc = -1", span), (1, "while True:", span)] + (rest + head if self.fast else head + rest)
         else:
             lines += path
         name = self.ns.fresh("B")
@@ -809,7 +840,7 @@ class RuleGen(StatementGen):
                 return None if shift == 0 else f"{shift} + {{x}}"
             return f"{off} + {self.ns.const(self.layout.card_positions(elem.name))}[{{x}}]"
         if elem is T.INT and getattr(domain, "kind", None) == "range":
-            return f"{off - domain.lo} + {{x}}"
+            return None if off == domain.lo else f"{off - domain.lo} + {{x}}"
         if elem is T.BOOL:
             return f"{off} + int({{x}})"
-        return f"{off} + {{x}}"
+        return None if off == 0 and elem is T.INT else f"{off} + {{x}}"

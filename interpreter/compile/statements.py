@@ -58,6 +58,7 @@ class StatementGen(LoopGen):
         self.waits = facts.waits if facts is not None and facts.prog is prog else analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
+        self.prepaid: list = []       # per enclosing Python `for`: [ids of the loops whose steps it spends, those steps]
         self.taken_from: dict = {}    # id(move) -> the zone its card is known to be in (a choice's domain: rules.py)
         self.index = {key: i for i, key in enumerate(prog.rules)}
         self.names = {key: (f"W{i}" if self.waits[key] else f"R{i}") for key, i in self.index.items()}
@@ -376,20 +377,37 @@ class StatementGen(LoopGen):
         before = self.x.going_through(s.slot, "" if assigned else seq)
         if isinstance(s.iterable.type, T.ZoneT):
             seq = f"tuple({seq})"
-        if isinstance(seq, Constant) and type(seq.value) is tuple:      # a list known at load: its length too
-            temp = seq
-            out.append((ind, f"m.ticks -= {len(seq.value)}", s.span))
-        else:
-            temp = self.ns.fresh("_l")
-            out.append((ind, f"{temp} = {seq}; m.ticks -= len({temp})", s.span))   # its length, spent up front
+        known = isinstance(seq, Constant) and type(seq.value) is tuple     # a list known at load: its length too
+        if known and self.prepaid and id(s) in self.prepaid[-1][0]:
+            # run once at each turn of an enclosing `for`, which spends this loop's steps up front
+            self.prepaid[-1][1] += len(seq.value) * (1 + self.nat_For_body(s, seq, out, ind, before))
+            return
+        temp = seq if known else self.ns.fresh("_l")
+        at = len(out)
+        out.append(None)
         out.append((ind, "if m.ticks < 0: raise StepBudgetSpent()", s.span))
-        rows = self.rows_before(s.body, out, ind, s.span, {s.slot})
-        out.append((ind, f"for v{s.slot} in {temp}:", s.span))
+        inner = self.nat_For_body(s, temp, out, ind, before)
+        length = len(seq.value) if known else f"len({temp})"
+        spent = length if not inner else len(seq.value) * (1 + inner) if known else f"{length} * {1 + inner}"
+        # its length spent up front, and the steps of its own loops over lists known at load
+        out[at] = (ind, f"m.ticks -= {spent}" if known else f"{temp} = {seq}; m.ticks -= {spent}", s.span)
+
+    def nat_For_body(self, s, temp, out, ind, before) -> int:
+        """A `for`'s loop, its steps spent; returns the steps a turn of its body leaves to it to spend
+        up front: those of the loops over lists known at load that stand straight in the body (run
+        once a turn, whatever the body does before them)."""
+        self.prepaid.append([{id(n) for n in s.body if type(n) is ir.For}, 0])
         try:
-            self.nat_loop_body(s.body, out, ind + 1, s.span)
+            rows = self.rows_before(s.body, out, ind, s.span, {s.slot})
+            out.append((ind, f"for v{s.slot} in {temp}:", s.span))
+            try:
+                self.nat_loop_body(s.body, out, ind + 1, s.span)
+            finally:
+                self.x.gone_through(s.slot, before)
+            self.forget_rows(rows)
         finally:
-            self.x.gone_through(s.slot, before)
-        self.forget_rows(rows)
+            inner = self.prepaid.pop()[1]
+        return inner
 
     def nat_While(self, s, out, ind):
         rows = self.rows_before((s.cond, s.body), out, ind, s.span)

@@ -140,111 +140,31 @@ def B19(m, fr, v4, choose):
     v3 = fr[5]
     pc = -1
     while True:
-        if pc == -1:
+        if pc == 4:
+            _xs = tuple(m.zones[(1 + v3)])
+            if not _xs:
+                if v2 < len(v1):
+                    v3 = v1[v2]
+                    v2 += 1
+                    pc = 4; continue
+                else:
+                    pc = 7; continue
+            _ids = _xs
+            _a = choose(m, v3, _ids)
+            if _a is None:
+                m.pending = (0, v3, _ids)
+                fr[1] = 4
+                fr[2] = v0
+                fr[3] = v1
+                fr[4] = v2
+                fr[5] = v3
+                return True
+            m.decisions += 1
+            m.ticks = 2000000
+            v4 = _a
             _d = (5 + v3)
             m.zones[(1 + v3)].remove(v4)
             m.zones[_d].append(v4); m.where[v4] = _d
-            if v2 < len(v1):
-                v3 = v1[v2]
-                v2 += 1
-                pc = 4; continue
-            else:
-                pc = 7; continue
-        if pc <= 2:
-            if pc == 0:
-                v0 = m.vars[0]
-                m.ticks -= v0 if v0 > 0 else 0
-                if m.ticks < 0: raise StepBudgetSpent()
-                if v0 > 0:
-                    v0 -= 1
-                    v1 = K8[m.n]
-                    m.ticks -= len(v1)
-                    if m.ticks < 0: raise StepBudgetSpent()
-                    v2 = 0
-                    if v2 < len(v1):
-                        v3 = v1[v2]
-                        v2 += 1
-                        pc = 4
-                    else:
-                        pc = 7
-                else:
-                    return False
-            if pc == 1:
-                if v0 > 0:
-                    v0 -= 1
-                    v1 = K8[m.n]
-                    m.ticks -= len(v1)
-                    if m.ticks < 0: raise StepBudgetSpent()
-                    v2 = 0
-                    if v2 < len(v1):
-                        v3 = v1[v2]
-                        v2 += 1
-                        pc = 4
-                    else:
-                        pc = 7
-                else:
-                    return False
-            if pc == 2:
-                v1 = K8[m.n]
-                m.ticks -= len(v1)
-                if m.ticks < 0: raise StepBudgetSpent()
-                v2 = 0
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4
-                else:
-                    pc = 7
-        if pc <= 5:
-            if pc == 3:
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4
-                else:
-                    pc = 7
-            if pc == 4:
-                _xs = tuple(m.zones[(1 + v3)])
-                if not _xs:
-                    if v2 < len(v1):
-                        v3 = v1[v2]
-                        v2 += 1
-                        pc = 4; continue
-                    else:
-                        pc = 7; continue
-                _ids = _xs
-                _a = choose(m, v3, _ids)
-                if _a is None:
-                    m.pending = (0, v3, _ids)
-                    fr[1] = 4
-                    fr[2] = v0
-                    fr[3] = v1
-                    fr[4] = v2
-                    fr[5] = v3
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v4 = _a
-                _d = (5 + v3)
-                m.zones[(1 + v3)].remove(v4)
-                m.zones[_d].append(v4); m.where[v4] = _d
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4; continue
-                else:
-                    pc = 7
-            if pc == 5:
-                _d = (5 + v3)
-                m.zones[(1 + v3)].remove(v4)
-                m.zones[_d].append(v4); m.where[v4] = _d
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4; continue
-                else:
-                    pc = 7
-        if pc == 6:
             if v2 < len(v1):
                 v3 = v1[v2]
                 v2 += 1
@@ -288,14 +208,90 @@ def B19(m, fr, v4, choose):
                     pc = 7; continue
             else:
                 return False
-        if pc == 8:
-            return False
+        if pc == -1:
+            _d = (5 + v3)
+            m.zones[(1 + v3)].remove(v4)
+            m.zones[_d].append(v4); m.where[v4] = _d
+            if v2 < len(v1):
+                v3 = v1[v2]
+                v2 += 1
+                pc = 4; continue
+            else:
+                pc = 7; continue
 
 
 # rules rule play: B20 fast
 def B20(m, fr, choose):
     pc = -1
     while True:
+        if pc == 4:
+            _xs = tuple(m.zones[(1 + v3)])
+            if not _xs:
+                if v2 < len(v1):
+                    v3 = v1[v2]
+                    v2 += 1
+                    pc = 4; continue
+                else:
+                    pc = 7; continue
+            _ids = _xs
+            _a = choose(m, v3, _ids)
+            if _a is None:
+                m.pending = (0, v3, _ids)
+                fr[1] = 4
+                fr[2] = v0
+                fr[3] = v1
+                fr[4] = v2
+                fr[5] = v3
+                return True
+            m.decisions += 1
+            m.ticks = 2000000
+            v4 = _a
+            _d = (5 + v3)
+            m.zones[(1 + v3)].remove(v4)
+            m.zones[_d].append(v4); m.where[v4] = _d
+            if v2 < len(v1):
+                v3 = v1[v2]
+                v2 += 1
+                pc = 4; continue
+            else:
+                pc = 7
+        if pc == 7:
+            _q9 = K12[m.n]
+            if not _q9: rt_nothing('max')
+            _f13 = True
+            for v5 in _q9:
+                _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
+                if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
+            v6 = _b10
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
+            _l18 = K21[m.n]; m.ticks -= len(_l18)
+            if m.ticks < 0: raise StepBudgetSpent()
+            for v9 in _l18:
+                _z = (5 + v9)
+                _d = (9 + v6)
+                _m = m.zones[_z]
+                if _m:
+                    m.zones[_z] = []
+                    for _c in _m: m.where[_c] = _d
+                    if m.sink is not None: rt_seen_leaving(m, _m, _z)
+                    m.zones[_d].extend(_m)
+            if v0 > 0:
+                v0 -= 1
+                v1 = K8[m.n]
+                m.ticks -= len(v1)
+                if m.ticks < 0: raise StepBudgetSpent()
+                v2 = 0
+                if v2 < len(v1):
+                    v3 = v1[v2]
+                    v2 += 1
+                    pc = 4; continue
+                else:
+                    pc = 7; continue
+            else:
+                return False
         if pc == -1:
             v0 = m.vars[0]
             m.ticks -= v0 if v0 > 0 else 0
@@ -314,146 +310,6 @@ def B20(m, fr, choose):
                     pc = 7; continue
             else:
                 return False
-        if pc <= 2:
-            if pc == 0:
-                v0 = m.vars[0]
-                m.ticks -= v0 if v0 > 0 else 0
-                if m.ticks < 0: raise StepBudgetSpent()
-                if v0 > 0:
-                    v0 -= 1
-                    v1 = K8[m.n]
-                    m.ticks -= len(v1)
-                    if m.ticks < 0: raise StepBudgetSpent()
-                    v2 = 0
-                    if v2 < len(v1):
-                        v3 = v1[v2]
-                        v2 += 1
-                        pc = 4
-                    else:
-                        pc = 7
-                else:
-                    return False
-            if pc == 1:
-                if v0 > 0:
-                    v0 -= 1
-                    v1 = K8[m.n]
-                    m.ticks -= len(v1)
-                    if m.ticks < 0: raise StepBudgetSpent()
-                    v2 = 0
-                    if v2 < len(v1):
-                        v3 = v1[v2]
-                        v2 += 1
-                        pc = 4
-                    else:
-                        pc = 7
-                else:
-                    return False
-            if pc == 2:
-                v1 = K8[m.n]
-                m.ticks -= len(v1)
-                if m.ticks < 0: raise StepBudgetSpent()
-                v2 = 0
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4
-                else:
-                    pc = 7
-        if pc <= 5:
-            if pc == 3:
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4
-                else:
-                    pc = 7
-            if pc == 4:
-                _xs = tuple(m.zones[(1 + v3)])
-                if not _xs:
-                    if v2 < len(v1):
-                        v3 = v1[v2]
-                        v2 += 1
-                        pc = 4; continue
-                    else:
-                        pc = 7; continue
-                _ids = _xs
-                _a = choose(m, v3, _ids)
-                if _a is None:
-                    m.pending = (0, v3, _ids)
-                    fr[1] = 4
-                    fr[2] = v0
-                    fr[3] = v1
-                    fr[4] = v2
-                    fr[5] = v3
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v4 = _a
-                _d = (5 + v3)
-                m.zones[(1 + v3)].remove(v4)
-                m.zones[_d].append(v4); m.where[v4] = _d
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4; continue
-                else:
-                    pc = 7
-            if pc == 5:
-                _d = (5 + v3)
-                m.zones[(1 + v3)].remove(v4)
-                m.zones[_d].append(v4); m.where[v4] = _d
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4; continue
-                else:
-                    pc = 7
-        if pc == 6:
-            if v2 < len(v1):
-                v3 = v1[v2]
-                v2 += 1
-                pc = 4; continue
-            else:
-                pc = 7
-        if pc == 7:
-            _q9 = K12[m.n]
-            if not _q9: rt_nothing('max')
-            _f13 = True
-            for v5 in _q9:
-                _k11 = D14(m, (m.zones[(5 + v5)] or rt_top(m, (5 + v5)))[-1])
-                if _f13 or _k11 > _m12: _f13 = False; _m12 = _k11; _b10 = v5
-            v6 = _b10
-            if m.sink is not None:
-                try:
-                    rt_said(m, None, (K18(m, v6), K19, rt_seg_card(m, (m.zones[(5 + v6)] or rt_top(m, (5 + v6)))[-1], K11), K20, ))
-                except RuleFailure as _e: rt_say_failed(m, None, _e)
-            _l18 = K21[m.n]; m.ticks -= len(_l18)
-            if m.ticks < 0: raise StepBudgetSpent()
-            for v9 in _l18:
-                _z = (5 + v9)
-                _d = (9 + v6)
-                _m = m.zones[_z]
-                if _m:
-                    m.zones[_z] = []
-                    for _c in _m: m.where[_c] = _d
-                    if m.sink is not None: rt_seen_leaving(m, _m, _z)
-                    m.zones[_d].extend(_m)
-            if v0 > 0:
-                v0 -= 1
-                v1 = K8[m.n]
-                m.ticks -= len(v1)
-                if m.ticks < 0: raise StepBudgetSpent()
-                v2 = 0
-                if v2 < len(v1):
-                    v3 = v1[v2]
-                    v2 += 1
-                    pc = 4; continue
-                else:
-                    pc = 7; continue
-            else:
-                return False
-        if pc == 8:
-            return False
 
 
 # rules rule play: W4 fast

@@ -157,11 +157,6 @@ def B19(m, fr, v4):
                 pc = 3; continue
             else:
                 pc = 7; continue
-        if pc == 0:
-            v0 = m.vars[0]
-            m.ticks -= v0 if v0 > 0 else 0
-            if m.ticks < 0: raise StepBudgetSpent()
-            pc = 1
         if pc == 1:
             if v0 > 0:
                 v0 -= 1
@@ -192,8 +187,6 @@ def B19(m, fr, v4):
                 fr[4] = v2
                 fr[5] = v3
                 return True
-            pc = 3; continue
-        if pc == 6:
             pc = 3; continue
         if pc == 7:
             _q9 = K12[m.n]
@@ -255,11 +248,6 @@ def B20(m, fr):
                     pc = 7; continue
             else:
                 return False
-        if pc == 0:
-            v0 = m.vars[0]
-            m.ticks -= v0 if v0 > 0 else 0
-            if m.ticks < 0: raise StepBudgetSpent()
-            pc = 1
         if pc == 1:
             if v0 > 0:
                 v0 -= 1
@@ -290,8 +278,6 @@ def B20(m, fr):
                 fr[4] = v2
                 fr[5] = v3
                 return True
-            pc = 3; continue
-        if pc == 6:
             pc = 3; continue
         if pc == 7:
             _q9 = K12[m.n]

@@ -39,157 +39,6 @@ def S3(m, fr):
 def B4(m, fr, v0, choose):
     pc = -1
     while True:
-        if pc == -1:
-            m.vars[1] -= v0
-            if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None:
-                try:
-                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                except RuleFailure as _e: rt_say_failed(m, None, _e)
-            if ((m.vars[1]) > (0)):
-                m.vars[2] = ((m.vars[2]) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    pc = 4; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                pc = 3; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 0:
-            m.vars[2] = rt_random(m, K0[m.n], K1)
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    if ((m.vars[1]) > (0)):
-                        m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    fr[1] = 2
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                m.vars[1] -= v0
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                if ((m.vars[1]) > (0)):
-                    m.vars[2] = ((m.vars[2]) + 1) % m.n
-                pc = 1
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 1:
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    if ((m.vars[1]) > (0)):
-                        m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    fr[1] = 2
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                m.vars[1] -= v0
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                if ((m.vars[1]) > (0)):
-                    m.vars[2] = ((m.vars[2]) + 1) % m.n
-                pc = 1; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 2:
-            _ids = []
-            for v0 in K6:
-                if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-            if not _ids:
-                if ((m.vars[1]) > (0)):
-                    m.vars[2] = ((m.vars[2]) + 1) % m.n
-                m.ticks -= 1
-                if m.ticks < 0: raise StepBudgetSpent()
-                if ((m.vars[1]) > (0)):
-                    pc = 2; continue
-                else:
-                    if m.sink is not None:
-                        try:
-                            rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                        except RuleFailure as _e: rt_say_failed(m, None, _e)
-                    return False
-            _ids = tuple(_ids)
-            _who = m.vars[2]
-            _a = choose(m, _who, _ids)
-            if _a is None:
-                m.pending = (0, _who, _ids)
-                fr[1] = 2
-                return True
-            m.decisions += 1
-            m.ticks = 2000000
-            v0 = _a + 1
-            m.vars[1] -= v0
-            if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None:
-                try:
-                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                except RuleFailure as _e: rt_say_failed(m, None, _e)
-            if ((m.vars[1]) > (0)):
-                m.vars[2] = ((m.vars[2]) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                pc = 2; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
         if pc == 3:
             m.vars[1] -= v0
             if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
@@ -258,18 +107,81 @@ def B4(m, fr, v0, choose):
                         rt_said(m, None, (K13(m, m.vars[2]), K14, ))
                     except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
-        if pc == 5:
+        if pc == -1:
+            m.vars[1] -= v0
+            if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
             if m.sink is not None:
                 try:
-                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
                 except RuleFailure as _e: rt_say_failed(m, None, _e)
-            return False
+            if ((m.vars[1]) > (0)):
+                m.vars[2] = ((m.vars[2]) + 1) % m.n
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((m.vars[1]) > (0)):
+                _ids = []
+                for v0 in K6:
+                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
+                if not _ids:
+                    pc = 4; continue
+                _ids = tuple(_ids)
+                _who = m.vars[2]
+                _a = choose(m, _who, _ids)
+                if _a is None:
+                    m.pending = (0, _who, _ids)
+                    return True
+                m.decisions += 1
+                m.ticks = 2000000
+                v0 = _a + 1
+                pc = 3; continue
+            else:
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
+                return False
 
 
 # rules rule play: B5 fast
 def B5(m, fr, choose):
     pc = -1
     while True:
+        if pc == 1:
+            m.ticks -= 1
+            if m.ticks < 0: raise StepBudgetSpent()
+            if ((m.vars[1]) > (0)):
+                _ids = []
+                for v0 in K6:
+                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
+                if not _ids:
+                    if ((m.vars[1]) > (0)):
+                        m.vars[2] = ((m.vars[2]) + 1) % m.n
+                    pc = 1; continue
+                _ids = tuple(_ids)
+                _who = m.vars[2]
+                _a = choose(m, _who, _ids)
+                if _a is None:
+                    m.pending = (0, _who, _ids)
+                    fr[1] = 2
+                    return True
+                m.decisions += 1
+                m.ticks = 2000000
+                v0 = _a + 1
+                m.vars[1] -= v0
+                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
+                if ((m.vars[1]) > (0)):
+                    m.vars[2] = ((m.vars[2]) + 1) % m.n
+                pc = 1; continue
+            else:
+                if m.sink is not None:
+                    try:
+                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
+                    except RuleFailure as _e: rt_say_failed(m, None, _e)
+                return False
         if pc == -1:
             m.vars[2] = rt_random(m, K0[m.n], K1)
             m.ticks -= 1
@@ -307,198 +219,6 @@ def B5(m, fr, choose):
                         rt_said(m, None, (K13(m, m.vars[2]), K14, ))
                     except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
-        if pc == 0:
-            m.vars[2] = rt_random(m, K0[m.n], K1)
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    if ((m.vars[1]) > (0)):
-                        m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    fr[1] = 2
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                m.vars[1] -= v0
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                if ((m.vars[1]) > (0)):
-                    m.vars[2] = ((m.vars[2]) + 1) % m.n
-                pc = 1
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 1:
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    if ((m.vars[1]) > (0)):
-                        m.vars[2] = ((m.vars[2]) + 1) % m.n
-                    pc = 1; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    fr[1] = 2
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                m.vars[1] -= v0
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                if ((m.vars[1]) > (0)):
-                    m.vars[2] = ((m.vars[2]) + 1) % m.n
-                pc = 1; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 2:
-            _ids = []
-            for v0 in K6:
-                if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-            if not _ids:
-                if ((m.vars[1]) > (0)):
-                    m.vars[2] = ((m.vars[2]) + 1) % m.n
-                m.ticks -= 1
-                if m.ticks < 0: raise StepBudgetSpent()
-                if ((m.vars[1]) > (0)):
-                    pc = 2; continue
-                else:
-                    if m.sink is not None:
-                        try:
-                            rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                        except RuleFailure as _e: rt_say_failed(m, None, _e)
-                    return False
-            _ids = tuple(_ids)
-            _who = m.vars[2]
-            _a = choose(m, _who, _ids)
-            if _a is None:
-                m.pending = (0, _who, _ids)
-                fr[1] = 2
-                return True
-            m.decisions += 1
-            m.ticks = 2000000
-            v0 = _a + 1
-            m.vars[1] -= v0
-            if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None:
-                try:
-                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                except RuleFailure as _e: rt_say_failed(m, None, _e)
-            if ((m.vars[1]) > (0)):
-                m.vars[2] = ((m.vars[2]) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                pc = 2; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 3:
-            m.vars[1] -= v0
-            if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-            if m.sink is not None:
-                try:
-                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                except RuleFailure as _e: rt_say_failed(m, None, _e)
-            if ((m.vars[1]) > (0)):
-                m.vars[2] = ((m.vars[2]) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    pc = 4; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    fr[1] = 2
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                pc = 3; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 4:
-            if ((m.vars[1]) > (0)):
-                m.vars[2] = ((m.vars[2]) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((m.vars[1]) > (0)):
-                _ids = []
-                for v0 in K6:
-                    if ((v0) <= (m.vars[1])): _ids.append(-1 + v0)
-                if not _ids:
-                    pc = 4; continue
-                _ids = tuple(_ids)
-                _who = m.vars[2]
-                _a = choose(m, _who, _ids)
-                if _a is None:
-                    m.pending = (0, _who, _ids)
-                    fr[1] = 2
-                    return True
-                m.decisions += 1
-                m.ticks = 2000000
-                v0 = _a + 1
-                m.vars[1] -= v0
-                if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                pc = 4; continue
-            else:
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-                return False
-        if pc == 5:
-            if m.sink is not None:
-                try:
-                    rt_said(m, None, (K13(m, m.vars[2]), K14, ))
-                except RuleFailure as _e: rt_say_failed(m, None, _e)
-            return False
 
 
 # rules rule play: W0 fast

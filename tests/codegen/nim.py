@@ -66,9 +66,6 @@ def B4(m, fr, v0):
                         rt_said(m, None, (K13(m, m.vars[2]), K14, ))
                     except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
-        if pc == 0:
-            m.vars[2] = rt_random(m, K0[m.n], K1)
-            pc = 1
         if pc == 1:
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -126,9 +123,6 @@ def B5(m, fr):
                         rt_said(m, None, (K13(m, m.vars[2]), K14, ))
                     except RuleFailure as _e: rt_say_failed(m, None, _e)
                 return False
-        if pc == 0:
-            m.vars[2] = rt_random(m, K0[m.n], K1)
-            pc = 1
         if pc == 1:
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()

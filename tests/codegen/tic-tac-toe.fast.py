@@ -107,49 +107,11 @@ def B18(m, fr, v2, choose):
     v1 = fr[3]
     pc = -1
     while True:
-        if pc == -1:
-            m.vars[0][v2] = ((v0) + 1)
-            v1 += 1
-            _a16 = False
-            _r17 = m.vars[0]
-            for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
-                    _a16 = True
-                    break
-            if _a16:
-                m.vars[1] = ((v0) + 1)
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K22(m, v0), K23, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-            v0 = ((v0) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2; continue
-            else:
-                return False
-        if pc == 0:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2
-            else:
-                return False
-        if pc == 1:
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2
-            else:
-                return False
         if pc == 2:
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if not _ids:
                 v1 += 1
                 _a16 = False
@@ -203,7 +165,7 @@ def B18(m, fr, v2, choose):
                 pc = 2; continue
             else:
                 return False
-        if pc == 3:
+        if pc == -1:
             m.vars[0][v2] = ((v0) + 1)
             v1 += 1
             _a16 = False
@@ -225,65 +187,17 @@ def B18(m, fr, v2, choose):
                 pc = 2; continue
             else:
                 return False
-        if pc == 4:
-            v1 += 1
-            _a16 = False
-            _r17 = m.vars[0]
-            for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
-                    _a16 = True
-                    break
-            if _a16:
-                m.vars[1] = ((v0) + 1)
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K22(m, v0), K23, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-            v0 = ((v0) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2; continue
-            else:
-                return False
-        if pc == 5:
-            return False
 
 
 # rules rule play: B19 fast
 def B19(m, fr, choose):
     pc = -1
     while True:
-        if pc == -1:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2; continue
-            else:
-                return False
-        if pc == 0:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2
-            else:
-                return False
-        if pc == 1:
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2
-            else:
-                return False
         if pc == 2:
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if not _ids:
                 v1 += 1
                 _a16 = False
@@ -337,51 +251,15 @@ def B19(m, fr, choose):
                 pc = 2; continue
             else:
                 return False
-        if pc == 3:
-            m.vars[0][v2] = ((v0) + 1)
-            v1 += 1
-            _a16 = False
-            _r17 = m.vars[0]
-            for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
-                    _a16 = True
-                    break
-            if _a16:
-                m.vars[1] = ((v0) + 1)
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K22(m, v0), K23, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-            v0 = ((v0) + 1) % m.n
+        if pc == -1:
+            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
+            v1 = 0
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
             if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
                 pc = 2; continue
             else:
                 return False
-        if pc == 4:
-            v1 += 1
-            _a16 = False
-            _r17 = m.vars[0]
-            for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
-                    _a16 = True
-                    break
-            if _a16:
-                m.vars[1] = ((v0) + 1)
-                if m.sink is not None:
-                    try:
-                        rt_said(m, None, (K22(m, v0), K23, ))
-                    except RuleFailure as _e: rt_say_failed(m, None, _e)
-            v0 = ((v0) + 1) % m.n
-            m.ticks -= 1
-            if m.ticks < 0: raise StepBudgetSpent()
-            if ((((m.vars[1]) == (0))) and (((v1) < (9)))):
-                pc = 2; continue
-            else:
-                return False
-        if pc == 5:
-            return False
 
 
 # rules rule play: W0 fast
@@ -411,7 +289,7 @@ def W0(m, fr, choose):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if not _ids:
                 v1 += 1
                 _a16 = False

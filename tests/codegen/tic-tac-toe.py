@@ -129,7 +129,7 @@ def B18(m, fr, v2):
                 _ids = []
                 _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -139,10 +139,6 @@ def B18(m, fr, v2):
                 pc = 4; continue
             else:
                 return False
-        if pc == 0:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            pc = 1
         if pc == 1:
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -154,7 +150,7 @@ def B18(m, fr, v2):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -196,7 +192,7 @@ def B19(m, fr):
                 _ids = []
                 _r15 = m.vars[0]
                 for v2 in K21:
-                    if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                    if ((_r15[v2]) == (0)): _ids.append(v2)
                 if _ids:
                     _ids = tuple(_ids)
                     m.pending = (0, v0, _ids)
@@ -221,10 +217,6 @@ def B19(m, fr):
                 pc = 1; continue
             else:
                 return False
-        if pc == 0:
-            v0 = (K10[m.n] or rt_index(K10[m.n], 0))[0]
-            v1 = 0
-            pc = 1
         if pc == 1:
             m.ticks -= 1
             if m.ticks < 0: raise StepBudgetSpent()
@@ -236,7 +228,7 @@ def B19(m, fr):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)
@@ -287,7 +279,7 @@ def W0(m, fr):
             _ids = []
             _r15 = m.vars[0]
             for v2 in K21:
-                if ((_r15[v2]) == (0)): _ids.append(0 + v2)
+                if ((_r15[v2]) == (0)): _ids.append(v2)
             if _ids:
                 _ids = tuple(_ids)
                 m.pending = (0, v0, _ids)

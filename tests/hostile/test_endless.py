@@ -94,3 +94,12 @@ def test_many_words_are_refused(tmp_path):
     """Case 5: `1+1+…+1` in 110 KB is 110,000 tokens and a tree too deep to build."""
     name = _write(tmp_path, "rule play:\n    let x = 1" + "+1" * 55_000 + '\n    say "{x}"\n')
     refused(rulecraft("check", name, cwd=tmp_path), "more than 100,000 words and signs")
+
+
+def test_loops_in_loops_over_known_lists_spend_the_step_budget(tmp_path):
+    """A `for` over a list known at load, straight in another's body, is spent by the enclosing loop
+    up front (StatementGen.nat_For): three such loops of 2,000 turns each still stop."""
+    name = _write(tmp_path, "const L = [n for n in 1..2000]\nvar x: Int = 0\nrule play:\n"
+                            "    for a in L:\n        for b in L:\n            for c in L:\n                x += 1\n"
+                            '    say "{x}"\n')
+    refused(rulecraft("run", name, cwd=tmp_path), "steps without a decision")
