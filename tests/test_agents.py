@@ -203,8 +203,9 @@ score p = if p.seat == coin then 1 else 0
 
 
 def test_the_search_spreads_its_visits_over_options_of_equal_worth(rules_file, monkeypatch):
-    """Four options, each worth a coin's toss: UCB1's exploration visits each about a quarter of the
-    time (a sign error that explores away from the least tried gives one option nearly all)."""
+    """Four options, each worth a coin's toss: UCB1's exploration visits each of them again and again
+    (a sign error that explores away from the least tried visits three of them once each, whatever the
+    seed). How evenly depends on the coins: the least visited got 5 to 44 of 200 over 40 seeds."""
     from rulecraft.agents import search
     made = []
 
@@ -216,10 +217,12 @@ def test_the_search_spreads_its_visits_over_options_of_equal_worth(rules_file, m
             made.append(self)
     monkeypatch.setattr(search, "_Node", Recorded)
     monkeypatch.setattr(search, "_settled", lambda children, ids, left: False)   # the whole budget, counted
-    s = Session.start(load_file(rules_file(COIN)), "coin", 2, 0, narrate=False)
-    act(make_agent("ismcts:iterations=200", 3), s)
-    visits = sorted(child.visits for child in made[0].children.values())
-    assert len(visits) == 4 and sum(visits) == 200 and visits[0] >= 25, visits
+    program = load_file(rules_file(COIN))
+    for seed in range(5):
+        made.clear()
+        act(make_agent("ismcts:iterations=200", seed), Session.start(program, "coin", 2, 0, narrate=False))
+        visits = sorted(child.visits for child in made[0].children.values())
+        assert len(visits) == 4 and sum(visits) == 200 and visits[0] >= 4, (seed, visits)
 
 
 def test_the_search_stops_when_no_iteration_left_can_change_its_choice(blackmore, monkeypatch):

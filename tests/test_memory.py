@@ -246,3 +246,31 @@ def test_a_deal_against_a_wrong_memory_still_knows_where_each_card_was_dealt(bla
         kept.add(deal._draw(random.Random(seed))[1])
         assert _where_agrees(other)
     assert kept == {False}
+
+
+def test_a_deal_cut_into_whole_zones_is_uniform_and_keeps_the_remembered_cards(blackmore):
+    """Mid-game in Blackmore 2p the deal is three groups that fill whole zones (each won pile, seen won
+    face down, and the unseen cards into the deck and the other hand): it is dealt as each group
+    shuffled and cut into its zones (`_Deal.plan`). Every unseen card lands in the other hand about
+    as often as any other, a won card never leaves its pile, and every card's `where` is its zone."""
+    s = Session.start(blackmore, "blackmore", 2, 4, narrate=False)
+    while len(s.history) < 30 or len(s.legal_ids()) < 2:
+        s.take(s.legal_ids()[0])
+    m, me = s.state, s.to_move
+    sampler = determinize.Sampler(m, me, memory=s.whereabouts)
+    assert [deal.plan is not None for deal in sampler.deals] == [True]
+    won = [zone_instance(blackmore, "won", p) for p in range(2)]
+    other = zone_instance(blackmore, "hand", 1 - me)
+    deck = zone_instance(blackmore, "deck")
+    unseen = m.zones[deck] + m.zones[other]
+    rng, counts, n = random.Random(5), dict.fromkeys(unseen, 0), 3000
+    for _ in range(n):
+        sample = sampler(rng)
+        assert [sorted(sample.zones[z]) for z in won] == [sorted(m.zones[z]) for z in won]
+        assert sorted(sample.zones[deck] + sample.zones[other]) == sorted(unseen)
+        assert len(sample.zones[other]) == len(m.zones[other])
+        for c in sample.zones[other]:
+            counts[c] += 1
+    assert _where_agrees(sample)
+    expected = n * len(m.zones[other]) / len(unseen)
+    assert all(abs(k - expected) < 5 * expected ** 0.5 for k in counts.values()), (expected, counts)

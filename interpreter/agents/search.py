@@ -224,7 +224,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     sides, how a finished game is worth), and where the walk stands lives in this function's cells,
     which the chooser the rules call at every decision reads quicker than attributes."""
     rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
-    rnd, sqrt, log, new, inf = rng.random, math.sqrt, math.log, _Node, math.inf
+    bits, sqrt, log, new, inf = rng.getrandbits, math.sqrt, math.log, _Node, math.inf
     by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
     worth = _worth(program, players)
@@ -236,12 +236,12 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
         """Down the tree by UCB1 over the options available (each counted available as it is offered),
         one new node added, then `depth` decisions at most at random (or greedily)."""
         nonlocal node, stop
-        if node is None:                # the rollout
+        if node is None:                # the rollout: an option drawn as 30 random bits modulo their number
+            if m.decisions < stop and not greedy:
+                return ids[bits(30) % len(ids)]
             if m.decisions >= stop:
                 return None
-            if greedy:
-                return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
-            return ids[int(rnd() * len(ids))]
+            return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
         children = node.children
         untried = None
         best, choice, took = -inf, None, None
@@ -259,7 +259,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
                     if score > best:
                         best, choice, took = score, child, a
         if untried is not None:
-            a = untried[int(rnd() * len(untried))]
+            a = untried[bits(30) % len(untried)]
             child = children[a] = new()
             child.avail = 1
             path.append((child, who))   # (before deciding: a decision that fails still counts a visit)

@@ -82,7 +82,7 @@ class _Deal:
     uniform deal). Should a group find too few free places, the cards are matched to the zones by
     augmenting paths instead: the true game is one such deal, so one exists while the memory holds
     the truth; if none does (a game changed by hand), a uniform deal stands."""
-    __slots__ = ("places", "cards", "groups", "possible", "settled", "runs", "homes", "zone_of")
+    __slots__ = ("places", "cards", "groups", "possible", "settled", "runs", "homes", "zone_of", "plan")
 
     def __init__(self, places, cards, possible=None, sizes=None, where=None):
         self.places = places
@@ -93,7 +93,9 @@ class _Deal:
         self.homes = _homes(places, self.cards, possible, where)     # the places whose cards' State.where is set
         self.groups = None                  # None: nothing remembered narrows the deal (a shuffle is the deal)
         self.settled = frozenset()          # the places the groups that fill theirs whole take, in every deal
+        self.plan = None                    # the deal as whole zones cut from shuffled groups (`_plan`)
         if possible is None:
+            self.plan = _plan([(self.cards, list(range(len(places))), True)], self.runs, None, None)
             return
         free: dict[int, list[int]] = {}
         for k, (z, _i) in enumerate(places):
@@ -105,6 +107,7 @@ class _Deal:
         for c in self.cards:
             by_mask.setdefault(possible[c] & zones, []).append(c)
         if len(by_mask) == 1 and zones in by_mask:
+            self.plan = _plan([(self.cards, list(range(len(places))), True)], self.runs, possible, where)
             return
         self.groups = []                    # (cards, the places they may take, are those the same in every deal?)
         settled: set[int] = set()
@@ -122,6 +125,7 @@ class _Deal:
             else:
                 self.groups.append((group, candidates, False))
         self.settled = frozenset(settled)
+        self.plan = _plan(self.groups, self.runs, possible, where)
 
     def draw(self, rng) -> list:
         """The cards for `places`, in order: one deal at random (`rng`, a random.Random)."""
@@ -158,6 +162,17 @@ class _Deal:
         """Deal the cards again in `m` (a copy of the position the deal was worked out on)."""
         places = self.places
         came = _came_from(m, places)
+        if self.plan is not None:           # each group shuffled (a key drawn a card), cut into its zones
+            rnd, zones, where = rng.random, m.zones, m.where
+            for group, cuts, moves in self.plan:
+                dealt = sorted(group, key=lambda _: rnd())
+                for z, a, b in cuts:
+                    zones[z] = part = dealt if b - a == len(dealt) else dealt[a:b]
+                    if moves:
+                        for c in part:
+                            where[c] = z
+            _keep_came_from(m, places, came)
+            return
         dealt, kept = self._draw(rng)
         zones = m.zones
         if self.runs is not None:           # each zone's places are the whole zone, in order
@@ -170,6 +185,33 @@ class _Deal:
         for k, z in (self.homes if kept else enumerate(self.zone_of)):
             where[dealt[k]] = z
         _keep_came_from(m, places, came)
+
+
+def _plan(groups, runs, possible, where) -> list | None:
+    """When every group's places are the same in every deal and are whole zones (`runs`), the deal as
+    (the group's cards, (zone, first, end) of each zone's cut of them shuffled, may they move?) for
+    each group: a random order of each group's cards cut into its zones is a uniform deal of them into
+    their places, written as whole lists. A group may not move when each of its cards is remembered in
+    the one zone it lies in (a card seen won face down): its cards' `State.where` stay. None otherwise."""
+    if runs is None:
+        return None
+    run_at = {a: (z, a, b) for z, a, b in runs}
+    zones = sum(1 << z for z, _a, _b in runs)
+    plan = []
+    for group, candidates, fixed in groups:
+        if not fixed or len(candidates) != len(group):
+            return None
+        cuts, j = [], 0
+        while j < len(candidates):
+            run = run_at.get(candidates[j])
+            if run is None or candidates[j:j + run[2] - run[1]] != list(range(run[1], run[2])):
+                return None
+            cuts.append((run[0], j, j + run[2] - run[1]))
+            j += run[2] - run[1]
+        moves = possible is None or where is None or any(
+            (possible[c] & zones).bit_count() != 1 or not possible[c] >> where[c] & 1 for c in group)
+        plan.append((group, cuts, moves))
+    return plan
 
 
 def _runs(places, sizes) -> list | None:
