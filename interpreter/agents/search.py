@@ -175,6 +175,14 @@ class SearchAgent:
         self.greedy_rollout = rollout == "greedy"
         self.c = c
         self.private = private          # may the seat face what other seats know and it does not?
+        self.tables: tuple[list[float], list[float]] = ([0.0], [0.0])     # see _searcher
+        self.grow(iterations + 1)
+
+    def grow(self, size: int) -> None:
+        """UCB1's tables up to `size`: c * sqrt(log(k)) and 1 / sqrt(k) for k = 1, 2, ..."""
+        explore, shrink = self.tables
+        explore.extend(self.c * math.sqrt(math.log(k)) for k in range(len(explore), size))
+        shrink.extend(1 / math.sqrt(k) for k in range(len(shrink), size))
 
     def choose(self, seat) -> int:
         ids = seat.legal_ids()
@@ -229,19 +237,24 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
     worth = _worth(program, players)
     node: _Node | None = root           # where the walk stands in the tree, None in the rollout
-    stop = 0                            # the rollout stops when the game has taken this many decisions
+    stop = 0                            # a random rollout stops when the game has taken this many decisions
+    slow = 0                            # a greedy one stops there (stop is then 0)
     path: list = []                     # (node, the seat that took the decision into it)
+    # UCB1's exploration term c * sqrt(log(avail) / visits) as explore[avail] * shrink[visits]: both
+    # at most the iterations begun (each iteration walks a node once), the agent's tables grown with them
+    explore, shrink = agent.tables
+    done = 0                            # iterations begun
 
     def walk(m, who, ids):
         """Down the tree by UCB1 over the options available (each counted available as it is offered),
         one new node added, then `depth` decisions at most at random (or greedily)."""
-        nonlocal node, stop
+        nonlocal node, stop, slow
         if node is None:                # the rollout: an option drawn as 30 random bits modulo their number
-            if m.decisions < stop and not greedy:
+            if m.decisions < stop:
                 return ids[bits(30) % len(ids)]
-            if m.decisions >= stop:
-                return None
-            return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
+            if m.decisions < slow:
+                return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
+            return None
         children = node.children
         untried = None
         best, choice, took = -inf, None, None
@@ -255,7 +268,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
             else:
                 avail = child.avail = child.avail + 1
                 if untried is None:
-                    score = child.mean + c * sqrt(log(avail) / child.visits)
+                    score = child.mean + explore[avail] * shrink[child.visits]
                     if score > best:
                         best, choice, took = score, child, a
         if untried is not None:
@@ -263,14 +276,18 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
             child = children[a] = new()
             child.avail = 1
             path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
-            node, stop = None, m.decisions + 1 + depth
+            node = None
+            if greedy:
+                slow = m.decisions + 1 + depth
+            else:
+                stop = m.decisions + 1 + depth
             return a
         if by_score:                    # the means scaled between the lowest and highest score seen
             spread = (hi - lo) or 1.0
             best, took = -inf, ids[0]
             for a in ids:
                 ch = children[a]
-                score = (ch.mean - lo) / spread + c * sqrt(log(ch.avail) / ch.visits)
+                score = (ch.mean - lo) / spread + explore[ch.avail] * shrink[ch.visits]
                 if score > best:
                     best, took = score, a
             choice = children[took]
@@ -279,7 +296,10 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
         return took
 
     def iterate(state) -> None:
-        nonlocal node, path, lo, hi
+        nonlocal node, path, lo, hi, done
+        done += 1
+        if done >= len(shrink):
+            agent.grow(2 * done)
         node, path = root, []
         try:
             if greedy:                  # a greedy choice copies the state, which the fast path's does not hold whole
