@@ -82,7 +82,7 @@ class _Deal:
     uniform deal). Should a group find too few free places, the cards are matched to the zones by
     augmenting paths instead: the true game is one such deal, so one exists while the memory holds
     the truth; if none does (a game changed by hand), a uniform deal stands."""
-    __slots__ = ("places", "cards", "groups", "possible", "settled", "runs", "homes", "zone_of", "plan")
+    __slots__ = ("places", "cards", "groups", "possible", "settled", "runs", "homes", "zone_of", "plan", "where")
 
     def __init__(self, places, cards, possible=None, sizes=None, where=None):
         self.places = places
@@ -90,7 +90,8 @@ class _Deal:
         self.possible = possible
         self.runs = _runs(places, sizes)
         self.zone_of = [z for z, _i in places]
-        self.homes = _homes(places, self.cards, possible, where)     # the places whose cards' State.where is set
+        self.homes = None                   # the places whose cards' State.where a deal sets (`_homes`), worked
+        self.where = where                  # out when first needed (a plan says it by group); where: the position's
         self.groups = None                  # None: nothing remembered narrows the deal (a shuffle is the deal)
         self.settled = frozenset()          # the places the groups that fill theirs whole take, in every deal
         self.plan = None                    # the deal as whole zones cut from shuffled groups (`_plan`)
@@ -182,6 +183,8 @@ class _Deal:
             for (z, i), c in zip(places, dealt):
                 zones[z][i] = c
         where = m.where
+        if kept and self.homes is None:
+            self.homes = _homes(places, self.cards, self.possible, self.where)
         for k, z in (self.homes if kept else enumerate(self.zone_of)):
             where[dealt[k]] = z
         _keep_came_from(m, places, came)
