@@ -231,8 +231,8 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     up the tree from `root`. What every iteration shares is read once (the agent's settings, the game's
     sides, how a finished game is worth), and where the walk stands lives in this function's cells,
     which the chooser the rules call at every decision reads quicker than attributes."""
-    rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
-    bits, sqrt, log, new, inf = rng.getrandbits, math.sqrt, math.log, _Node, math.inf
+    rng, depth, greedy = agent.rng, agent.depth, agent.greedy_rollout
+    bits, new, inf = rng.getrandbits, _Node, math.inf
     by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
     worth = _worth(program, players)

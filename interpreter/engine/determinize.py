@@ -91,7 +91,7 @@ class _Deal:
         self.runs = _runs(places, sizes)
         self.zone_of = [z for z, _i in places]
         self.homes = None                   # the places whose cards' State.where a deal sets (`_homes`), worked
-        self.where = where                  # out when first needed (a plan says it by group); where: the position's
+        self.where = where                  # out when first needed (a plan says it by group) from `where`
         self.groups = None                  # None: nothing remembered narrows the deal (a shuffle is the deal)
         self.settled = frozenset()          # the places the groups that fill theirs whole take, in every deal
         self.plan = None                    # the deal as whole zones cut from shuffled groups (`_plan`)
