@@ -2,7 +2,6 @@
 thinks only on what its seat may see."""
 from __future__ import annotations
 
-import math
 import random
 from pathlib import Path
 
@@ -64,22 +63,6 @@ def test_search_beats_random_at_nim(nim):
             s.take(act(agents[s.to_move], s))
         wins += s.state.result[2] == (0,)
     assert wins >= 5
-
-
-def test_a_search_by_the_clock_grows_its_tables_past_its_iterations(nim, monkeypatch):
-    """UCB1's exploration term is read from tables sized for the iterations budget; a `seconds` budget
-    runs as many iterations as the clock allows, and the tables grow with them: the same choices as
-    the formula c * sqrt(log(avail) / visits) itself."""
-    from rulecraft.agents import search
-    clock = iter(range(10**6))
-    monkeypatch.setattr(search.time, "perf_counter", lambda: next(clock) * 1e-3)   # 1 ms an iteration
-    s = Session.start(nim, "nim", 2, 0, narrate=False)
-    agent = search.SearchAgent(seed=4, iterations=3, seconds=0.5, private=False)
-    assert len(agent.tables[1]) == 4
-    agent.choose(Seat(s, s.to_move))
-    explore, shrink = agent.tables
-    assert len(shrink) > 400 and len(explore) == len(shrink)
-    assert explore[300] * shrink[77] == pytest.approx(0.7 * math.sqrt(math.log(300) / 77))
 
 
 def test_a_seat_offers_no_way_to_the_game_itself(blackmore):

@@ -175,14 +175,6 @@ class SearchAgent:
         self.greedy_rollout = rollout == "greedy"
         self.c = c
         self.private = private          # may the seat face what other seats know and it does not?
-        self.tables: tuple[list[float], list[float]] = ([0.0], [0.0])     # see _searcher
-        self.grow(iterations + 1)
-
-    def grow(self, size: int) -> None:
-        """UCB1's tables up to `size`: c * sqrt(log(k)) and 1 / sqrt(k) for k = 1, 2, ..."""
-        explore, shrink = self.tables
-        explore.extend(self.c * math.sqrt(math.log(k)) for k in range(len(explore), size))
-        shrink.extend(1 / math.sqrt(k) for k in range(len(shrink), size))
 
     def choose(self, seat) -> int:
         ids = seat.legal_ids()
@@ -231,8 +223,8 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     up the tree from `root`. What every iteration shares is read once (the agent's settings, the game's
     sides, how a finished game is worth), and where the walk stands lives in this function's cells,
     which the chooser the rules call at every decision reads quicker than attributes."""
-    rng, depth, greedy = agent.rng, agent.depth, agent.greedy_rollout
-    bits, new, inf = rng.getrandbits, _Node, math.inf
+    rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
+    bits, sqrt, log, new, inf = rng.getrandbits, math.sqrt, math.log, _Node, math.inf
     by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
     worth = _worth(program, players)
@@ -240,10 +232,6 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     stop = 0                            # a random rollout stops when the game has taken this many decisions
     slow = 0                            # a greedy one stops there (stop is then 0)
     path: list = []                     # (node, the seat that took the decision into it)
-    # UCB1's exploration term c * sqrt(log(avail) / visits) as explore[avail] * shrink[visits]: both
-    # at most the iterations begun (each iteration walks a node once), the agent's tables grown with them
-    explore, shrink = agent.tables
-    done = 0                            # iterations begun
 
     def walk(m, who, ids):
         """Down the tree by UCB1 over the options available (each counted available as it is offered),
@@ -268,7 +256,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
             else:
                 avail = child.avail = child.avail + 1
                 if untried is None:
-                    score = child.mean + explore[avail] * shrink[child.visits]
+                    score = child.mean + c * sqrt(log(avail) / child.visits)
                     if score > best:
                         best, choice, took = score, child, a
         if untried is not None:
@@ -287,7 +275,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
             best, took = -inf, ids[0]
             for a in ids:
                 ch = children[a]
-                score = (ch.mean - lo) / spread + explore[ch.avail] * shrink[ch.visits]
+                score = (ch.mean - lo) / spread + c * sqrt(log(ch.avail) / ch.visits)
                 if score > best:
                     best, took = score, a
             choice = children[took]
@@ -296,10 +284,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
         return took
 
     def iterate(state) -> None:
-        nonlocal node, path, lo, hi, done
-        done += 1
-        if done >= len(shrink):
-            agent.grow(2 * done)
+        nonlocal node, path, lo, hi
         node, path = root, []
         try:
             if greedy:                  # a greedy choice copies the state, which the fast path's does not hold whole
