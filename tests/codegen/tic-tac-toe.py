@@ -101,8 +101,8 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B18
-def B18(m, fr, v2):
+# rules rule play: B19
+def B19(m, fr, v2):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
@@ -112,8 +112,9 @@ def B18(m, fr, v2):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
+            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
                     _a16 = True
                     break
             if _a16:
@@ -163,8 +164,9 @@ def B18(m, fr, v2):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
+            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
                     _a16 = True
                     break
             if _a16:
@@ -179,8 +181,8 @@ def B18(m, fr, v2):
             return False
 
 
-# rules rule play: B19
-def B19(m, fr):
+# rules rule play: B20
+def B20(m, fr):
     pc = -1
     while True:
         if pc == -1:
@@ -203,8 +205,9 @@ def B19(m, fr):
                 v1 += 1
                 _a16 = False
                 _r17 = m.vars[0]
+                _h18 = ((v0) + 1)
                 for v3 in K8:
-                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                    if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
                         _a16 = True
                         break
                 if _a16:
@@ -241,8 +244,9 @@ def B19(m, fr):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
+            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
                     _a16 = True
                     break
             if _a16:
@@ -292,8 +296,9 @@ def W0(m, fr):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
+            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
+                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
                     _a16 = True
                     break
             if _a16:
@@ -308,6 +313,6 @@ def W0(m, fr):
             return False
 
 
-# rules score: E20
-def E20(m, v0):
+# rules score: E21
+def E21(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))
