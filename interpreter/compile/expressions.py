@@ -90,7 +90,6 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.shown = ShownText(self)   # texts as the seats may see them
         self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
-        self.seats: dict = {}          # a parameter's slot -> the name holding its seat number (StatementGen.native)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
         self.facts = None              # the Analysis of the rules (compile.analysis), once they are written
         ns.bind("rt_needs_game", _needs_game)
@@ -246,22 +245,8 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
             if (known and all(type(k) is int and e.lo <= k < e.lo + e.size for k in known)) \
                     or within(self.range_of(e.key), e.lo, e.lo + e.size - 1):      # every key in range
                 return f"{table}[{key}]" if e.lo == 0 else f"{table}[{key} - {e.lo}]"
-            return f"{table}[{self.slot_of(key, e.lo, e.size)}]"
+            return f"{table}[rt_slot({key}, {e.lo}, {e.size})]"
         return f"{table}[{key}]"
-
-    def slot_of(self, key: str, lo: int, size: int) -> str:
-        """A key's slot in a table of keys lo..lo+size-1, tested in line (`rt_slot`, a call, only for a
-        key outside them, to say so); the key computed once (a name bound where one may be)."""
-        if self.unbound:
-            return f"rt_slot({key}, {lo}, {size})"
-        if not isinstance(key, Atom):
-            self.written.binds = True
-            name = self.ns.fresh("_k")
-            key, test = Atom(name), f"({name} := {key})"
-        else:
-            test = key
-        slot = key if lo == 0 else f"{key} - {lo}"
-        return f"{slot} if {lo} <= {test} < {lo + size} else rt_slot({key}, {lo}, {size})"
 
     def ex_Zone(self, e):
         base = self.layout.zone_base[e.zone]
@@ -293,8 +278,6 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
             return f"rt_zone_owner(m, {obj})"
         if e.name == "team":
             return f"(({obj}) % {self.layout.team_count})"
-        if self.seats and type(e.obj) is ir.Local and self.subst is None and e.obj.slot in self.seats:
-            return Atom(self.seats[e.obj.slot])      # computed once at the rule's start (StatementGen.native)
         return f"(({obj}) + 1)"       # seat
 
     def fixed(self, e):

@@ -130,8 +130,6 @@ def worth_moving(e) -> bool:
     or five operations or more (not a name, a number or a little arithmetic on them)."""
     if isinstance(e, (ir.Const, ir.Local, ir.Var, ir.Special)):
         return False
-    if isinstance(e, ir.Property) and isinstance(e.obj, ir.Local):
-        return True             # a seat's number or team: read once where a loop compares many with it
     nodes = 0
     for n in ir.walk(e):
         if isinstance(n, (ir.OwnedVar, ir.TableEntry, ir.BuiltinCall)) or (isinstance(n, ir.Zone) and n.owner is not None):

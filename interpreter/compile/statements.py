@@ -80,13 +80,7 @@ class StatementGen(LoopGen):
             lines.append((1, "if m.sink is None: return", rule.span))     # nobody listens: nothing to do
         if rule.where is not None:
             lines.append((1, f"if not ({self.x.test(rule.where)}): return", rule.where.span))
-        seats = self.seats_read_in_loops(rule)
-        lines += [(1, f"{n} = ((v{slot}) + 1)", rule.span) for slot, n in seats.items()]
-        self.x.seats = seats
-        try:
-            self.nat_block(rule.body, lines, 1, rule.span)
-        finally:
-            self.x.seats = {}
+        self.nat_block(rule.body, lines, 1, rule.span)
         name = self.names[rule.key]
         params = ", ".join(["m"] + [f"v{i}" for i in range(rule.params)])
         self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
@@ -95,19 +89,6 @@ class StatementGen(LoopGen):
         entry = self.ns.define(f"F{i}", f"def F{i}(m, fr{', choose' if getattr(self, 'fast', False) else ''}):",
                                [(1, f"{name}(m{args})", rule.span), (1, "return False", rule.span)], rule.label, rule.span)
         return entry, [rule.span]
-
-    def seats_read_in_loops(self, rule: ir.Rule) -> dict:
-        """The seat number of each parameter the rule never changes that a loop of its body reads
-        (`cell[…] == p.seat` in a `while`): a name for it, computed once at the start (ExprGen.ex_Property)."""
-        fixed = set(range(rule.params)) - assigned(rule.body)
-        seats = {}
-        for loop in ir.walk(rule.body):
-            if type(loop) in (ir.While, ir.For, ir.Repeat):
-                for n in ir.walk(loop):
-                    if type(n) is ir.Property and n.name == "seat" and type(n.obj) is ir.Local \
-                            and n.obj.slot in fixed and n.obj.slot not in seats:
-                        seats[n.obj.slot] = self.ns.fresh("_p")
-        return seats
 
     def entry_test(self, call: ir.CallRule):
         """Source of a test, where a rule is called, of whether it has anything to do: when its body is

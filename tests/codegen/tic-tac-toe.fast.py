@@ -101,8 +101,8 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B19 fast
-def B19(m, fr, v2, choose):
+# rules rule play: B18 fast
+def B18(m, fr, v2, choose):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
@@ -116,9 +116,8 @@ def B19(m, fr, v2, choose):
                 v1 += 1
                 _a16 = False
                 _r17 = m.vars[0]
-                _h18 = ((v0) + 1)
                 for v3 in K8:
-                    if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                         _a16 = True
                         break
                 if _a16:
@@ -149,9 +148,8 @@ def B19(m, fr, v2, choose):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -172,9 +170,8 @@ def B19(m, fr, v2, choose):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -192,8 +189,8 @@ def B19(m, fr, v2, choose):
                 return False
 
 
-# rules rule play: B20 fast
-def B20(m, fr, choose):
+# rules rule play: B19 fast
+def B19(m, fr, choose):
     pc = -1
     while True:
         if pc == 2:
@@ -205,9 +202,8 @@ def B20(m, fr, choose):
                 v1 += 1
                 _a16 = False
                 _r17 = m.vars[0]
-                _h18 = ((v0) + 1)
                 for v3 in K8:
-                    if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                         _a16 = True
                         break
                 if _a16:
@@ -238,9 +234,8 @@ def B20(m, fr, choose):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -299,9 +294,8 @@ def W0(m, fr, choose):
                 v1 += 1
                 _a16 = False
                 _r17 = m.vars[0]
-                _h18 = ((v0) + 1)
                 for v3 in K8:
-                    if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                         _a16 = True
                         break
                 if _a16:
@@ -332,9 +326,8 @@ def W0(m, fr, choose):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -355,9 +348,8 @@ def W0(m, fr, choose):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -377,9 +369,8 @@ def W0(m, fr, choose):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -399,6 +390,6 @@ def W0(m, fr, choose):
             return False
 
 
-# rules score: E21 fast
-def E21(m, v0):
+# rules score: E20 fast
+def E20(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))

@@ -101,8 +101,8 @@ def S14(m, fr):
     return (K11, K17(m, ("".join((K13, K18(m, (((((v2)) // 3)) + (1))), K15, K19(m, (((((v2)) % 3)) + (1))),)))), )
 
 
-# rules rule play: B19
-def B19(m, fr, v2):
+# rules rule play: B18
+def B18(m, fr, v2):
     v0 = fr[2]
     v1 = fr[3]
     pc = -1
@@ -112,9 +112,8 @@ def B19(m, fr, v2):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -164,9 +163,8 @@ def B19(m, fr, v2):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -181,8 +179,8 @@ def B19(m, fr, v2):
             return False
 
 
-# rules rule play: B20
-def B20(m, fr):
+# rules rule play: B19
+def B19(m, fr):
     pc = -1
     while True:
         if pc == -1:
@@ -205,9 +203,8 @@ def B20(m, fr):
                 v1 += 1
                 _a16 = False
                 _r17 = m.vars[0]
-                _h18 = ((v0) + 1)
                 for v3 in K8:
-                    if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                    if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                         _a16 = True
                         break
                 if _a16:
@@ -244,9 +241,8 @@ def B20(m, fr):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -296,9 +292,8 @@ def W0(m, fr):
             v1 += 1
             _a16 = False
             _r17 = m.vars[0]
-            _h18 = ((v0) + 1)
             for v3 in K8:
-                if (((((((_r17[v3[0]]) == (_h18))) and (((_r17[v3[1]]) == (_h18))))) and (((_r17[v3[2]]) == (_h18))))):
+                if (((((((_r17[v3[0]]) == (((v0) + 1)))) and (((_r17[v3[1]]) == (((v0) + 1)))))) and (((_r17[v3[2]]) == (((v0) + 1)))))):
                     _a16 = True
                     break
             if _a16:
@@ -313,6 +308,6 @@ def W0(m, fr):
             return False
 
 
-# rules score: E21
-def E21(m, v0):
+# rules score: E20
+def E20(m, v0):
     return ((1) if (((((v0) + 1)) == (m.vars[1]))) else (0))
