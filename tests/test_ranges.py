@@ -260,3 +260,38 @@ rule play:
     with pytest.raises(UserError) as failure:
         game.new(seed=1)
     assert "0 is outside the table's keys 20..25" in str(failure.value)
+
+
+EDGE_RULES = '''game "R"
+players 2
+var top: Int by 0..1 = 0
+var n: Int = 0
+rule play:
+    top[0] = START
+    drop(0)
+rule drop(c: Int):
+    let r = top[c]
+    for sign in [1, -1]:
+        let rr = r + sign
+        if rr > 0:
+            n += 1
+'''
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_let_shifted_from_one_far_inside_the_bound_is_tested_once(tmp_path, fast):
+    """`let rr = r + sign`: r tested once after its `let` for being far inside ±10^15 (StatementGen.near_edge),
+    rr then tested only where r is not; at the edge it still fails, one inside it does not."""
+    python = source(tmp_path, EDGE_RULES.replace("START", "5"), fast=fast)
+    assert " = -999999998951424 <= v" in python and "if not _in" in python
+    big = "1000000 * 1000000000"        # 10^15 (a number written out stays below 10^12)
+    for start, fails in ((big, True), (f"{big} - 1", False), (f"0 - {big}", True), (f"1 - {big}", False),
+                         ("5", False)):
+        source(tmp_path, EDGE_RULES.replace("START", start), fast=fast)
+        game = rulecraft.load(str(tmp_path / "g.rules"), players=2)
+        if fails:
+            with pytest.raises(UserError) as failure:
+                game.new(seed=1)
+            assert "rules keep numbers within ±10^15" in str(failure.value)
+        else:
+            game.new(seed=1)

@@ -51,7 +51,7 @@ class LoopParts:
         node of a movable kind under a comprehension, a `by` key or a choice's `where`, in the program
         and in its rules as inlined, took 3.2 ms (143 nodes, and still not 3 the loops ask)."""
         if type(e) is ir.Match:
-            return self.options.hoist_tables and self.match_table(e) is not None \
+            return self.match_table(e) is not None \
                 and safe(e.subject, self.local_safe if self.subst is not None else None, self.prog.defs)
         if self.subst is not None:
             return safe(e, self.local_safe, self.prog.defs) and worth_moving(e)

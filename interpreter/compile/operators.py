@@ -101,7 +101,7 @@ class Operators:
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
         b = self.src(e.right)
-        if op in (">=", ">") and self.options.counts_first and (isinstance(b, Cheap) or self.cheap(e.right)) \
+        if op in (">=", ">") and (isinstance(b, Cheap) or self.cheap(e.right)) \
                 and not self.known_at_load(e.right) and safe(e.right, self.local_safe, self.prog.defs) \
                 and self.counted(e.left):
             # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting (n, written
@@ -140,7 +140,7 @@ class Operators:
         cannot fail and changes nothing (`safe`), nor can a side turned round to the other side of its
         comparison (it is computed at another moment), and neither comparison is computed before a
         loop or is a table's."""
-        if not self.options.chains or e.op != "and":
+        if e.op != "and":
             return None
         left, right = e.left, e.right
         if type(left) is not ir.Compare or type(right) is not ir.Compare or left.op not in _FLIPPED \
@@ -160,8 +160,8 @@ class Operators:
             first, op1, shared, op2, last = left.right, _FLIPPED[left.op], left.left, _FLIPPED[right.op], right.left
         else:
             return None
-        if not safe(shared, ok, self.prog.defs):
-            return None
+        if not safe(shared, ok, self.prog.defs) or (type(shared) is ir.Local and self.subst is None):
+            return None     # a local is read as fast as it is kept: `x >= 0 and x <= 6` is quicker than `0 <= x <= 6`
         for c in (left, right):
             if (self.loops and self.movable(c) and self.scope_for(c) is not None) or self.tables.table(c, worth=2):
                 return None

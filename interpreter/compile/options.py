@@ -30,18 +30,9 @@ class CompileOptions:
     cond_loop): on CPython 3.11 a comprehension makes and calls a function; `any`/`all` stop early."""
     rows: bool = True
     """A table's row read or written in a Python loop is read once before it (StatementGen)."""
-    top_first: bool = True
-    """A card moved from wherever it is is popped when it is its zone's top (a card drawn), else looked
-    for from the bottom."""
     # expressions (compile/expressions.py and the modules it mixes in)
-    hoist_tables: bool = True
-    """A match that is a table, of a part that does not depend on a loop, is looked up before it."""
     extremes: bool = True
     """`min`/`max` of numbers written out is a conditional expression, not a call of Python's."""
-    counts_first: bool = True
-    """`count(…) >= n` is `(n <= 0 or count(…) >= n)` where that is safe (ExprGen.counted)."""
-    chains: bool = True
-    """`x > 0 and x < h` is Python's chained comparison, the number read once (ExprGen.chained)."""
     # checks, for tests only
     check_clean: bool = False
     """Not an optimisation: each frame store left out as unneeded is written as a check that it would

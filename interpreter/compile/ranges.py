@@ -463,6 +463,9 @@ class Ranges:
     def ex_BinOp(self, e, env):
         a, b = self.expr(e.left, env), self.expr(e.right, env)
         op = e.op
+        if op in ("+", "-") and e.type is T.INT:     # each side: a shift StatementGen.near_edge may test once
+            self.record(e.left, a)
+            self.record(e.right, b)
         if op == "+":
             return join(a, b) if isinstance(e.type, T.ListT) else add(a, b)
         if op == "-":

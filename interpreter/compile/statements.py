@@ -19,7 +19,7 @@ from .codegen import TICK
 from .invariants import safe
 from .analysis import analyse_waiting, assigned
 from .loops import LoopGen
-from .ranges import small
+from .ranges import small, within
 from .written import Constant
 
 OFFSET = 2      # frame = [rule index, pc, local 0, local 1, ...]
@@ -44,6 +44,9 @@ def reads(nodes) -> set:
     return {n.slot for n in ir.walk(tuple(nodes)) if isinstance(n, ir.Local)}
 
 
+EDGE = 1 << 20      # how far inside ±10^15 a local is tested to be once (StatementGen.near_edge)
+
+
 class StatementGen(LoopGen):
     """Generates statements and the rules that never wait; knows every rule's name and frame."""
 
@@ -58,6 +61,7 @@ class StatementGen(LoopGen):
         self.waits = facts.waits if facts is not None and facts.prog is prog else analyse_waiting(prog)
         self.narrating: dict = {}     # rule key -> narration_only()
         self.break_to: list = []      # the enclosing loops, innermost last: None for a Python loop
+        self.edges: dict = {}         # a let's slot -> the name of its test of being far inside ±10^15 (near_edge)
         self.prepaid: list = []       # per enclosing Python `for`: [ids of the loops whose steps it spends, those steps]
         self.taken_from: dict = {}    # id(move) -> the zone its card is known to be in (a choice's domain: rules.py)
         self.index = {key: i for i, key in enumerate(prog.rules)}
@@ -80,7 +84,11 @@ class StatementGen(LoopGen):
             lines.append((1, "if m.sink is None: return", rule.span))     # nobody listens: nothing to do
         if rule.where is not None:
             lines.append((1, f"if not ({self.x.test(rule.where)}): return", rule.where.span))
-        self.nat_block(rule.body, lines, 1, rule.span)
+        self.edges = {slot: self.ns.fresh("_in") for slot in sorted(self.shifted_locals(rule.body))}
+        try:
+            self.nat_block(rule.body, lines, 1, rule.span)
+        finally:
+            self.edges = {}
         name = self.names[rule.key]
         params = ", ".join(["m"] + [f"v{i}" for i in range(rule.params)])
         self.ns.define(name, f"def {name}({params}):", lines, rule.label, rule.span)
@@ -185,6 +193,8 @@ class StatementGen(LoopGen):
         out.append((ind, f"v{s.slot} = {self.held(s.value, self.value_lines(s.value, out, ind, s.span))}", s.span))
         self.x.forget(names)
         self.bound(f"v{s.slot}", s, out, ind)
+        if s.slot in self.edges:
+            out.append((ind, f"{self.edges[s.slot]} = {EDGE - MAX_INT} <= v{s.slot} <= {MAX_INT - EDGE}", s.span))
 
     def nat_Assign(self, s, out, ind):
         first, names = self.x.compute_first([s.place, s.value], ind, s.span)
@@ -212,7 +222,37 @@ class StatementGen(LoopGen):
         checked after `let` or assignment `s`, unless its value cannot leave that (compile.ranges)."""
         value = s.value
         if value.type is T.INT and not isinstance(value, ir.Const) and not small(self.x.facts and self.x.facts.stored(s)):
-            out.append((ind, f"if not -{MAX_INT} <= {place} <= {MAX_INT}: rt_too_big({place})", s.span))
+            edge = self.near_edge(value) if getattr(s, "op", "=") == "=" else None
+            out.append((ind, f"if {'' if edge is None else f'not {edge} and '}not -{MAX_INT} <= {place} <= {MAX_INT}: "
+                             f"rt_too_big({place})", s.span))
+
+    def shifted_locals(self, body) -> frozenset:
+        """The locals a `let` of `body` binds and nothing changes after, to which a `let` or an
+        assignment whose value keeps its ±10^15 check adds a number within ±EDGE (`let rr = r + …`):
+        each is tested once, after its `let`, for being EDGE inside ±10^15 (near_edge)."""
+        lets, changed, shifted = set(), set(), set()
+        for n in ir.walk(body):
+            if type(n) is ir.Let:
+                lets.add(n.slot)
+            elif isinstance(n, (ir.Assign, ir.AddTo, ir.RemoveFrom)) and type(n.place) is ir.Local:
+                changed.add(n.place.slot)
+            if type(n) in (ir.Let, ir.Assign) and getattr(n, "op", "=") == "=" and type(n.value) is ir.BinOp \
+                    and n.value.op in ("+", "-") and not small(self.x.facts and self.x.facts.stored(n)):
+                for near, far in ((n.value.left, n.value.right), (n.value.right, n.value.left)):
+                    if type(near) is ir.Local and within(self.x.range_of(far), -EDGE, EDGE):
+                        shifted.add(near.slot)
+        return frozenset((lets - changed) & shifted)
+
+    def near_edge(self, value):
+        """For `r + d` (or `-`), `r` a `let` of this rule never changed after (`edges`) and `d` within
+        ±EDGE: the name of the test, made after r's `let`, that r is EDGE or more inside ±10^15 — where
+        it holds, `r + d` is within ±10^15 without testing it (Connect Four's `rr = r + sign * d[0]`)."""
+        if type(value) is not ir.BinOp or value.op not in ("+", "-"):
+            return None
+        for near, far in ((value.left, value.right), (value.right, value.left)):
+            if type(near) is ir.Local and near.slot in self.edges and within(self.x.range_of(far), -EDGE, EDGE):
+                return self.edges[near.slot]
+        return None
 
     def nat_AddTo(self, s, out, ind):
         place = self.x.src(s.place)
@@ -274,11 +314,9 @@ class StatementGen(LoopGen):
                 out.append((ind, f"{put}; m.where[{card}] = {to}", s.span))
                 return
             out.append((ind, f"_s = m.where[{card}]", s.span))
-            if self.options.top_first:     # the card is likely a deck's top (drawn): list.remove would look at every card first
-                out.append((ind, "if _s >= 0:", s.span))
-                out.append((ind + 1, f"_o = m.zones[_s]; _o.pop() if _o[-1] == {card} else _o.remove({card})", s.span))
-            else:
-                out.append((ind, f"if _s >= 0: m.zones[_s].remove({card})", s.span))
+            # the card is likely a deck's top (drawn): list.remove would look at every card first
+            out.append((ind, "if _s >= 0:", s.span))
+            out.append((ind + 1, f"_o = m.zones[_s]; _o.pop() if _o[-1] == {card} else _o.remove({card})", s.span))
             out.append((ind, f"{put}; m.where[{card}] = {to}" + (f"; m.where[{card} + {came}] = _s" if came else ""),
                         s.span))
 
