@@ -96,19 +96,17 @@ rule play:
 '''
 
 
-def test_a_count_compared_with_a_number_at_most_0_is_not_counted(rules_file, sources, monkeypatch):
+def test_a_count_compared_with_a_number_at_most_0(rules_file):
     result = "count(of_value(v) >= v - need for v in [0, 1, 2, 3, 4])"
     m = machine.new_game(load_file(rules_file(COUNTS.replace("RESULT", result))), 2)
     # v = 0: 0 >= 0; 1: 1 >= 1; 2: 2 >= 2; 3: 0 >= 3 no; 4: 0 >= 4 no
     assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 3
-    assert "<= 0 or" in "".join(sources.values())
 
 
-def test_a_count_that_can_fail_is_counted(rules_file, sources):
+def test_a_count_that_can_fail_fails(rules_file):
     """`big` reads a token as a chip: it fails even where it is compared with a number below 1."""
     with pytest.raises(RulesRuntimeError, match="is not a Chip"):
         machine.new_game(load_file(rules_file(COUNTS.replace("RESULT", "if big >= need then 1 else 0"))), 2)
-    assert "<= 0 or" not in "".join(sources.values())
 
 
 FOLDED = '''game "Hooks"

@@ -10,7 +10,7 @@ from .calls import MAX_INLINED
 from .hoisting import MOVABLE
 from .invariants import safe
 from .ranges import small
-from .written import Cheap, own_operations
+from .written import own_operations
 
 _NONEMPTY = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
 
@@ -101,32 +101,7 @@ class Operators:
                 if values is not None:      # `c in Spell`, `k in 1..6`: a set made once, not a scan
                     return f"(({a}) {op} {self.const(frozenset(values))})"
         b = self.src(e.right)
-        if op in (">=", ">") and (isinstance(b, Cheap) or self.cheap(e.right)) \
-                and not self.known_at_load(e.right) and safe(e.right, self.local_safe, self.prog.defs) \
-                and self.counted(e.left):
-            # a count is never below 0: `count(…) >= n` is true where n <= 0, without counting (n, written
-            # twice, cheap: Cheap or simple; not a value known at load, whose test would be decided already)
-            return f"(({b}) {'<=' if op == '>=' else '<'} 0 or ({a}) {op} ({b}))"
         return f"(({a}) {op} ({b}))"
-
-    def counted(self, e, body: bool = False, calling=()) -> bool:
-        """Is `e` a count or a size — never below 0 — whose computing cannot fail and changes nothing (so
-        leaving it out changes nothing either)? Through defs whose body is one, called with such arguments."""
-        ok = None if body else self.local_safe
-        defs = self.prog.defs
-        t = type(e)
-        if t is ir.BuiltinCall and len(e.args) == 1:
-            arg = e.args[0]
-            if e.name == "size":
-                return safe(e, ok, defs)
-            if e.name == "count" and type(arg) is ir.Comprehension and len(arg.fors) == 1:
-                f = arg.fors[0]
-                return all(x is None or safe(x, ok, defs) for x in (f.iterable, f.cond, arg.element))
-        elif t is ir.DefCall:
-            d = defs[e.name]
-            return not d.const and e.name not in calling and all(safe(a, ok, defs) for a in e.args) \
-                and self.counted(d.body, True, calling + (e.name,))
-        return False
 
     def ex_BoolOp(self, e):
         folded = self.folded(e)
