@@ -98,6 +98,20 @@ def _program(path: str):
     return program
 
 
+def shared(path: str, program):
+    """The program the games of `path` are played with in this process, given the one a command just
+    loaded: the one already kept when it has the same rules (its fast twin already compiled), else
+    this one, kept from now on. So the command and the games it plays here load the rules once, and
+    never play rules older than the command's."""
+    kept = _PROGRAMS.get(path)
+    if kept is not None and kept.digest == program.digest:
+        return kept
+    _PROGRAMS[path] = program
+    for key in [k for k in _PLANS if k[0] == path]:
+        del _PLANS[key]
+    return program
+
+
 def _plan(job: Job) -> tuple:
     """What every game of a job's run shares, worked out once per worker process: the rules, every
     option's stored value for its `--set`s, per seat `seed -> a new agent` (each name parsed once),
