@@ -240,14 +240,21 @@ def _placed(label, where) -> list:
 
 def finish(m: State) -> None:
     """The game is over: its result (scores, tiebreaks, winners). Called at the end of every game:
-    no comprehension where a `map` does, and one winner found without a loop."""
+    the scores by a plain loop (a comprehension makes a function at each call), one winner found
+    without a loop."""
     p = m.program
     n = m.n
     players = range(n)
     score, tiebreak = p.score, p.tiebreak
     try:
-        scores = tuple(map(score, (m,) * n, players)) if score else (0,) * n
-        ties = tuple(map(tiebreak, (m,) * n, players)) if tiebreak else (0,) * n
+        if score is None:
+            scores = (0,) * n
+        else:
+            scores = []
+            for i in players:
+                scores.append(score(m, i))
+            scores = tuple(scores)
+        ties = tuple([tiebreak(m, i) for i in players]) if tiebreak else (0,) * n
     except RuleFailure as e:
         raise RulesRuntimeError(f"scoring: {e}") from None
     if tiebreak:

@@ -23,7 +23,8 @@ from ..engine.session import Session, Table
 from ..engine.whereabouts import Whereabouts
 from ..runtime.errors import RulesRuntimeError
 
-@attrs.frozen
+# Read-only, though not frozen (as GameResult below): a command makes one a game
+@attrs.define
 class Job:
     path: str                 # the rules file
     players: int
@@ -180,7 +181,7 @@ def play(job: Job) -> GameResult:
     program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
     agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-    offered = [[] for _ in range(job.players)]     # per seat: the number of options at each of its decisions
+    offered = [[] for _ in agents]     # per seat: the number of options at each of its decisions
     indexes = [getattr(agent, "index", None) for agent in agents]
     direct = all(indexes)
     thought = [0.0] * job.players
@@ -248,7 +249,11 @@ def play(job: Job) -> GameResult:
 
 def _tally(offered: list[list[int]]) -> tuple[int, int]:
     """(decisions with more than one option, options offered in all), from each seat's options per decision."""
-    return (sum(len(seat) - seat.count(1) for seat in offered), sum(map(sum, offered)))
+    choices = options = 0
+    for seat in offered:
+        choices += len(seat) - seat.count(1)
+        options += sum(seat)
+    return choices, options
 
 
 def _summary(track: list[float]) -> tuple:
