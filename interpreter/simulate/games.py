@@ -123,7 +123,10 @@ def _plan(job: Job) -> tuple:
         program = _program(job.path)
         values = {o.name: o.default for o in program.options}
         values.update(Session.parse_options(program, list(job.settings)))
-        plan = _PLANS[key] = (program, values, [agent_maker(name) for name in job.agents], decision_limit(program))
+        makers = [agent_maker(name) for name in job.agents]
+        # agents that decide from the number of options alone (random, first): per seat `seed -> its index`
+        indexers = [getattr(make, "indexer", None) for make in makers]
+        plan = _PLANS[key] = (program, values, makers, indexers if all(indexers) else None, decision_limit(program))
     return plan
 
 
@@ -178,12 +181,16 @@ def play(job: Job) -> GameResult:
     """One game of a batch: agents that decide from the number of options alone (random, first: their `index`) are
     called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
     on the resumable path, since it copies the game to think."""
-    program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
+    program, values, makers, indexers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
-    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-    offered = [[] for _ in agents]     # per seat: the number of options at each of its decisions
-    indexes = [getattr(agent, "index", None) for agent in agents]
+    if indexers is not None:           # no agent made: each seat's `index`, drawn as its agent's would be
+        indexes = [indexer(agent_seed(seed, seat)) for seat, indexer in enumerate(indexers)]
+        agents = None
+    else:
+        agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
+        indexes = [getattr(agent, "index", None) for agent in agents]
     direct = all(indexes)
+    offered = [[] for _ in indexes]    # per seat: the number of options at each of its decisions
     thought = [0.0] * job.players
     # each chooser stops the game at the decision limit itself: no wrapper called per decision
     if direct:
