@@ -121,8 +121,12 @@ def _plan(job: Job) -> tuple:
     plan = _PLANS.get(key)
     if plan is None:
         program = _program(job.path)
-        values = {o.name: o.default for o in program.options}
-        values.update(Session.parse_options(program, list(job.settings)))
+        # the options' values for new_game; None when none is set: every game then starts from the
+        # program's defaults with no option to check (engine.machine._Start)
+        values = None
+        if job.settings:
+            values = {o.name: o.default for o in program.options}
+            values.update(Session.parse_options(program, list(job.settings)))
         makers = [agent_maker(name) for name in job.agents]
         # agents that decide from the number of options alone (random, first): per seat `seed -> its index`
         indexers = [getattr(make, "indexer", None) for make in makers]
