@@ -96,3 +96,28 @@ def test_simulate_plays_the_rules_it_loaded(tmp_path, capsys):
     assert main(args) == 0
     second = json.loads(capsys.readouterr().out)
     assert first["lengths"]["mean"] != second["lengths"]["mean"]
+
+
+LATER = """game "Later"
+players 2
+var a: Int = b + c + 1
+var b: Int
+var c: Int = 5
+var d: Int = a + c
+
+rule play:
+    players[0] chooses k in 1..2 as "take {k}":
+        b = k
+
+score p: Player = d
+"""
+
+
+def test_a_starting_value_reads_a_later_variable_as_its_default(tmp_path):
+    """A starting value that reads a shared variable declared after it reads that variable's default
+    (it read None, and the game failed with an internal TypeError); one declared before, its start."""
+    path = tmp_path / "later.rules"
+    path.write_text(LATER)
+    program = load_file(path)
+    m = machine.new_game(program, 2, None, 0)
+    assert m.vars[-4:] == [1, 0, 5, 6]

@@ -46,19 +46,19 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.sink = sink
     m.chance = chance
     m.forced = forced
-    m.zones = [[] for _ in start.zones]
+    m.zones = list(map(list, start.zones))
     m.where = start.where[:]
     m.seen = start.seen
     m.vars = values = start.vars[:]            # the options' defaults in place
     m.rng = rng.seed_state(seed)
-    m.stack = stack = [frame[:] for frame in start.frames]
+    m.stack = stack = list(map(list, start.frames))
     m.pending = m.result = m.watch = None
     m.decisions = m.ticks = 0
     if options:
         _set_options(program, values, options)
-    for v in start.started:                    # the variables with a starting value to compute, in slot order
+    for slot, init, v in start.started:        # the variables with a starting value to compute, in slot order
         try:
-            values[v.slot] = _start_value(m, v, players, program)
+            values[slot] = init(m) if init is not None else _start_value(m, v, players, program)
         except RuleFailure as e:
             raise RulesRuntimeError(f"the starting value of '{v.name}': {e}") from None
     m.ticks = STEP_BUDGET                      # run(m), inlined: run to the first decision
@@ -79,11 +79,12 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
 class _Start:
     """What every new game of a program for a player count (and setup rule) starts with."""
     names: tuple               # the default names
-    zones: range               # one empty list per zone instance
+    zones: tuple               # () per zone instance: a new game's empty zones are lists of these
     where: list                # a place per card: none
     seen: tuple
     vars: list                 # the options' defaults at their slots, each variable's default at its own
-    started: tuple             # the variables whose starting value is computed (VarInfo.init), in order
+    started: tuple             # (slot, init, VarInfo) of each variable whose starting value is computed, in
+                               # slot order: init is the function a shared single value is, else None
     frames: tuple              # `play`'s frame, then the setup rule's if the rules have one
 
 
@@ -95,19 +96,18 @@ def _start(program, players: int, setup: str) -> "_Start":
         values[o.slot] = o.default
     started = []
     for v in program.vars:
-        if v.init is None:                    # the type's default: immutable, or a fresh list per game
-            if v.owner or v.table_size:
-                started.append(v)
-            else:
-                values[v.slot] = v.default
-        else:
-            started.append(v)
+        if v.owner or v.table_size:           # a fresh list per game
+            started.append((v.slot, None, v))
+            continue
+        values[v.slot] = v.default            # the type's default, immutable: what a starting value declared
+        if v.init is not None:                # before it reads of it (it once read None, and failed)
+            started.append((v.slot, v.init, v))
     play = program.rule_index["play"]
     frames = [[play, 0] + [None] * program.codes[play].frame_size]
     if setup in program.rule_index:
         first = program.rule_index[setup]
         frames.append([first, 0] + [None] * program.codes[first].frame_size)
-    start = _Start(_default_names(players), range(len(program.zone_instance_names)), [-1] * program.where_size,
+    start = _Start(_default_names(players), ((),) * len(program.zone_instance_names), [-1] * program.where_size,
                    program.seen_masks[players], values, tuple(started), tuple(frames))
     program.starts[(players, setup)] = start
     return start
