@@ -113,8 +113,8 @@ def _side(args, ref: str, workers: int) -> dict:
     from ..engine.session import Session
     options = Session.parse_options(program, args.set)           # checked here, once, with a clear sentence
     shown = {o.name: o.shown(options.get(o.name, o.default)) for o in program.options}
-    jobs = [Job(path, players, tuple(args.set), tuple(kinds), args.seed, i, measure=args.standings)
-            for i in range(args.games)]
+    settings, agents, seed, measure = tuple(args.set), tuple(kinds), args.seed, args.standings
+    jobs = [Job(path, players, settings, agents, seed, i, measure) for i in range(args.games)]
     with progress.bar(program.title, args.games, unit="games") as live:
         results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
     teams = 1 if outcomes.one_result(program) else len(program.teams)
