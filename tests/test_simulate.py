@@ -59,11 +59,19 @@ def test_standings_are_followed_only_when_asked(capsys):
 
 def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
     """simulate calls `index` of the random and first agents with the number of options (no Seat per
-    decision): the same games as the same agents handed their seat."""
-    from rulecraft.agents.basic import FirstLegalAgent, RandomAgent
+    decision), taken from their makers' `indexer` without making the agents: the same games as the
+    same agents made and called by `index`, and as the same agents handed their seat."""
+    from rulecraft.agents.basic import FirstLegalAgent, RandomAgent, first_legal
+    from rulecraft.simulate import games
     from rulecraft.simulate.games import Job, play
     jobs = [Job("games/blackmore.rules", 3, (), ("random", "first", "random"), 7, i, measure=True) for i in range(6)]
     direct = [play(job) for job in jobs]
+    monkeypatch.setattr(games, "_PLANS", {})
+    monkeypatch.delattr(RandomAgent, "indexer")
+    monkeypatch.delattr(first_legal, "indexer")
+    by_index = [play(job) for job in jobs]
+    strip = lambda r: attrs.evolve(r, seconds=())          # noqa: E731 (time spent choosing differs)
+    assert [strip(r) for r in direct] == [strip(r) for r in by_index]
     made = RandomAgent.__init__
 
     def without_index(self, seed=0):
@@ -72,7 +80,6 @@ def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
     monkeypatch.setattr(RandomAgent, "__init__", without_index)
     monkeypatch.delattr(FirstLegalAgent, "index")
     through_seats = [play(job) for job in jobs]
-    strip = lambda r: attrs.evolve(r, seconds=())          # noqa: E731 (time spent choosing differs)
     assert [strip(r) for r in direct] == [strip(r) for r in through_seats]
     assert len({r.scores for r in direct}) > 1
 

@@ -5,7 +5,8 @@ never the machine, what is legal. Agents draw their own chance from their own
 seed, never from the game's RNG, so adding an agent does not change the game's cards.
 Both decide from the number of legal options alone, so they also offer `index(n) -> the index of
 the option taken among n`: a batch (simulate.games) calls it directly, with no Seat built per
-decision and no call of its own between; it draws as `choose` does.
+decision and no call of its own between; it draws as `choose` does. Their makers' `indexer(seed)`
+gives that `index` without making the agent.
 """
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ class RandomAgent:
         ids = session.legal_ids()
         return ids[self.rng.randrange(len(ids))]
 
+    @staticmethod
+    def indexer(seed: int = 0):
+        """The `index` of the agent made with `seed`, without the agent (a batch asks it twice a game)."""
+        return random.Random(seed)._randbelow
+
 
 class FirstLegalAgent:
     def choose(self, session) -> int:
@@ -29,4 +35,11 @@ class FirstLegalAgent:
     @staticmethod
     def index(n: int) -> int:
         return 0
+
+
+def first_legal(seed: int = 0) -> FirstLegalAgent:
+    return FirstLegalAgent()
+
+
+first_legal.indexer = lambda seed=0: FirstLegalAgent.index
 

@@ -14,7 +14,7 @@ import json
 from ..diagnostics import UserError
 from ..simulate import batch, metrics
 from ..engine import outcomes
-from ..simulate.games import Job, timeouts
+from ..simulate.games import Job, shared, timeouts
 from . import common, progress
 from .arguments import GAME_HELP, SET_HELP, agents_help
 
@@ -104,7 +104,7 @@ def _stopped(*sides) -> int:
 def _side(args, ref: str, workers: int) -> dict:
     """Play the run on one rule set; its figures and what they were played with."""
     path = str(common.game_path(ref))
-    program = common.load_program(ref)
+    program = shared(path, common.load_program(ref))     # the games played here: loaded once
     kinds = common.agent_names(args.agents)
     players = common.table_size(program, args.players, kinds)
     kinds = common.seat_kinds(kinds, players)
@@ -113,8 +113,8 @@ def _side(args, ref: str, workers: int) -> dict:
     from ..engine.session import Session
     options = Session.parse_options(program, args.set)           # checked here, once, with a clear sentence
     shown = {o.name: o.shown(options.get(o.name, o.default)) for o in program.options}
-    jobs = [Job(path, players, tuple(args.set), tuple(kinds), args.seed, i, measure=args.standings)
-            for i in range(args.games)]
+    settings, agents, seed, measure = tuple(args.set), tuple(kinds), args.seed, args.standings
+    jobs = [Job(path, players, settings, agents, seed, i, measure) for i in range(args.games)]
     with progress.bar(program.title, args.games, unit="games") as live:
         results = batch.run(jobs, workers, args.backend, lambda done: live.advance(done - live.done))
     teams = 1 if outcomes.one_result(program) else len(program.teams)

@@ -219,6 +219,7 @@ class Program:
     fast: object = None        # () -> this game compiled for the fast path (engine.playout), made when first asked
     later: object = None       # () -> (scenarios, table sheet, player sheet), compiled when one is first read (Compiler.compile)
     outcome: Outcome | None = None   # `outcome …`, or None: every seat plays for itself (or its team)
+    starts: dict = slotclasses.Factory(dict)   # (players, setup rule) -> what every new game starts with (engine.machine)
 
     @property
     def scenarios(self) -> list:

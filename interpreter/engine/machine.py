@@ -32,42 +32,101 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
 
     `setup` names the rule run before `play` (a scenario's `arrange` block replaces `setup`);
     `sink` collects the narration and `chance` each chance outcome, when given; `forced` are a
-    scenario's outcomes for the next draws: ("random" or "shuffle", function of the state), in order."""
-    if not program.min_players <= players <= program.max_players:
-        raise ValueError(f"{program.title} is for {seats_text(program)}, not {players}")
+    scenario's outcomes for the next draws: ("random" or "shuffle", function of the state), in order.
+
+    What every game of a program and player count starts with is worked out once (`_start`): a batch
+    starts thousands of games, and a small game's playout is short beside the setting up."""
+    start = program.starts.get((players, setup))
+    if start is None:
+        start = _start(program, players, setup)
     m = State.__new__(State)       # every slot set here (State() would set each twice)
     m.program = program
     m.n = players
-    m.names = tuple(names) if names else _default_names(players)
+    m.names = tuple(names) if names else start.names
     m.sink = sink
     m.chance = chance
     m.forced = forced
-    m.zones = [[] for _ in program.zone_instance_names]
-    m.where = [-1] * program.where_size
-    m.seen = program.seen_masks[players]
-    m.vars = [None] * program.var_count
+    m.zones = list(map(list, start.zones))
+    m.where = start.where[:]
+    m.seen = start.seen
+    m.vars = values = start.vars[:]            # the options' defaults in place
     m.rng = rng.seed_state(seed)
-    m.stack, m.pending, m.result, m.decisions, m.ticks, m.watch = [], None, None, 0, 0, None
-    values = dict(options or {})
-    for o in program.options:
-        value = values.pop(o.name, o.default)
-        if not _option_allows(o, value):
-            raise ValueError(f"option '{o.name}' is {o.domain_text()}, not {value!r}")
-        m.vars[o.slot] = value
-    if values:
-        raise ValueError(f"{program.title} has no option '{sorted(values)[0]}'")
-    for v in program.vars:
+    m.stack = stack = list(map(list, start.frames))
+    m.pending = m.result = m.watch = None
+    m.decisions = m.ticks = 0
+    if options:
+        _set_options(program, values, options)
+    for slot, init, v in start.started:        # the variables with a starting value to compute, in slot order
         try:
-            m.vars[v.slot] = _start_value(m, v, players, program)
+            values[slot] = init(m) if init is not None else _start_value(m, v, players, program)
         except RuleFailure as e:
             raise RulesRuntimeError(f"the starting value of '{v.name}': {e}") from None
+    m.ticks = STEP_BUDGET                      # run(m), inlined: run to the first decision
+    entries = program.entries
+    try:
+        while stack:
+            fr = stack[-1]
+            if entries[fr[0]][fr[1]](m, fr):
+                return m
+            stack.pop()
+    except Exception as e:
+        raise _failure(m, e, STEP_BUDGET) from None
+    finish(m)
+    return m
+
+
+@slotclasses.frozen(eq=False)
+class _Start:
+    """What every new game of a program for a player count (and setup rule) starts with."""
+    names: tuple               # the default names
+    zones: tuple               # () per zone instance: a new game's empty zones are lists of these
+    where: list                # a place per card: none
+    seen: tuple
+    vars: list                 # the options' defaults at their slots, each variable's default at its own
+    started: tuple             # (slot, init, VarInfo) of each variable whose starting value is computed, in
+                               # slot order: init is the function a shared single value is, else None
+    frames: tuple              # `play`'s frame, then the setup rule's if the rules have one
+
+
+def _start(program, players: int, setup: str) -> "_Start":
+    if not program.min_players <= players <= program.max_players:
+        raise ValueError(f"{program.title} is for {seats_text(program)}, not {players}")
+    values = [None] * program.var_count
+    for o in program.options:
+        values[o.slot] = o.default
+    started = []
+    for v in program.vars:
+        if v.owner or v.table_size:           # a fresh list per game
+            started.append((v.slot, None, v))
+            continue
+        values[v.slot] = v.default            # the type's default, immutable: what a starting value declared
+        if v.init is not None:                # before it reads of it (it once read None, and failed)
+            started.append((v.slot, v.init, v))
     play = program.rule_index["play"]
-    m.stack.append([play, 0] + [None] * program.codes[play].frame_size)
+    frames = [[play, 0] + [None] * program.codes[play].frame_size]
     if setup in program.rule_index:
         first = program.rule_index[setup]
-        m.stack.append([first, 0] + [None] * program.codes[first].frame_size)
-    run(m)
-    return m
+        frames.append([first, 0] + [None] * program.codes[first].frame_size)
+    start = _Start(_default_names(players), ((),) * len(program.zone_instance_names), [-1] * program.where_size,
+                   program.seen_masks[players], values, tuple(started), tuple(frames))
+    program.starts[(players, setup)] = start
+    return start
+
+
+def _set_options(program, values: list, options: dict) -> None:
+    """Each option's stored value at its slot, checked (an unknown name or a value out of the option's
+    domain is a ValueError, the first option in the program's order said first)."""
+    named = 0
+    for o in program.options:
+        if o.name in options:
+            value = options[o.name]
+            if not _option_allows(o, value):
+                raise ValueError(f"option '{o.name}' is {o.domain_text()}, not {value!r}")
+            values[o.slot] = value
+            named += 1
+    if named != len(options):
+        unknown = sorted(name for name in options if program.option(name) is None)
+        raise ValueError(f"{program.title} has no option '{unknown[0]}'")
 
 
 def _start_value(m, v, players, program):
@@ -180,21 +239,34 @@ def _placed(label, where) -> list:
 
 
 def finish(m: State) -> None:
+    """The game is over: its result (scores, tiebreaks, winners). Called at the end of every game:
+    the scores by a plain loop (a comprehension makes a function at each call), one winner found
+    without a loop."""
     p = m.program
-    players = range(m.n)
+    n = m.n
+    players = range(n)
+    score, tiebreak = p.score, p.tiebreak
     try:
-        scores = tuple([p.score(m, i) for i in players]) if p.score else (0,) * m.n
-        ties = tuple([p.tiebreak(m, i) for i in players]) if p.tiebreak else (0,) * m.n
+        if score is None:
+            scores = (0,) * n
+        else:
+            scores = []
+            for i in players:
+                scores.append(score(m, i))
+            scores = tuple(scores)
+        ties = tuple([tiebreak(m, i) for i in players]) if tiebreak else (0,) * n
     except RuleFailure as e:
         raise RulesRuntimeError(f"scoring: {e}") from None
-    if p.tiebreak:
+    if tiebreak:
         best = max(zip(scores, ties))
-        m.result = (scores, ties, tuple([i for i in players if (scores[i], ties[i]) == best]))
+        winners = tuple([i for i in players if (scores[i], ties[i]) == best])
     else:                       # no tiebreak: the best score wins
         best = max(scores)
-        m.result = (scores, ties, tuple([i for i in players if scores[i] == best]))
+        winners = (scores.index(best),) if scores.count(best) == 1 else tuple([i for i in players if scores[i] == best])
     if p.outcome is not None:   # a declared outcome: its promises kept, a cooperative game's one result
-        m.result = (scores, ties, outcomes.winners(m, p.outcome, scores, m.result[2]))
+        m.result = (scores, ties, winners)
+        winners = outcomes.winners(m, p.outcome, scores, winners)
+    m.result = (scores, ties, winners)
 
 
 def _score(m, score, player):

@@ -23,7 +23,8 @@ from ..engine.session import Session, Table
 from ..engine.whereabouts import Whereabouts
 from ..runtime.errors import RulesRuntimeError
 
-@attrs.frozen
+# Read-only, though not frozen (as GameResult below): a command makes one a game
+@attrs.define
 class Job:
     path: str                 # the rules file
     players: int
@@ -98,6 +99,20 @@ def _program(path: str):
     return program
 
 
+def shared(path: str, program):
+    """The program the games of `path` are played with in this process, given the one a command just
+    loaded: the one already kept when it has the same rules (its fast twin already compiled), else
+    this one, kept from now on. So the command and the games it plays here load the rules once, and
+    never play rules older than the command's."""
+    kept = _PROGRAMS.get(path)
+    if kept is not None and kept.digest == program.digest:
+        return kept
+    _PROGRAMS[path] = program
+    for key in [k for k in _PLANS if k[0] == path]:
+        del _PLANS[key]
+    return program
+
+
 def _plan(job: Job) -> tuple:
     """What every game of a job's run shares, worked out once per worker process: the rules, every
     option's stored value for its `--set`s, per seat `seed -> a new agent` (each name parsed once),
@@ -106,9 +121,16 @@ def _plan(job: Job) -> tuple:
     plan = _PLANS.get(key)
     if plan is None:
         program = _program(job.path)
-        values = {o.name: o.default for o in program.options}
-        values.update(Session.parse_options(program, list(job.settings)))
-        plan = _PLANS[key] = (program, values, [agent_maker(name) for name in job.agents], decision_limit(program))
+        # the options' values for new_game; None when none is set: every game then starts from the
+        # program's defaults with no option to check (engine.machine._Start)
+        values = None
+        if job.settings:
+            values = {o.name: o.default for o in program.options}
+            values.update(Session.parse_options(program, list(job.settings)))
+        makers = [agent_maker(name) for name in job.agents]
+        # agents that decide from the number of options alone (random, first): per seat `seed -> its index`
+        indexers = [getattr(make, "indexer", None) for make in makers]
+        plan = _PLANS[key] = (program, values, makers, indexers if all(indexers) else None, decision_limit(program))
     return plan
 
 
@@ -163,12 +185,16 @@ def play(job: Job) -> GameResult:
     """One game of a batch: agents that decide from the number of options alone (random, first: their `index`) are
     called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
     on the resumable path, since it copies the game to think."""
-    program, values, makers, stop = _plan(job)   # stop: a game still going then is a timeout
+    program, values, makers, indexers, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
-    agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-    offered = [[] for _ in range(job.players)]     # per seat: the number of options at each of its decisions
-    indexes = [getattr(agent, "index", None) for agent in agents]
+    if indexers is not None:           # no agent made: each seat's `index`, drawn as its agent's would be
+        indexes = [indexer(agent_seed(seed, seat)) for seat, indexer in enumerate(indexers)]
+        agents = None
+    else:
+        agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
+        indexes = [getattr(agent, "index", None) for agent in agents]
     direct = all(indexes)
+    offered = [[] for _ in indexes]    # per seat: the number of options at each of its decisions
     thought = [0.0] * job.players
     # each chooser stops the game at the decision limit itself: no wrapper called per decision
     if direct:
@@ -234,7 +260,11 @@ def play(job: Job) -> GameResult:
 
 def _tally(offered: list[list[int]]) -> tuple[int, int]:
     """(decisions with more than one option, options offered in all), from each seat's options per decision."""
-    return (sum(len(seat) - seat.count(1) for seat in offered), sum(map(sum, offered)))
+    choices = options = 0
+    for seat in offered:
+        choices += len(seat) - seat.count(1)
+        options += sum(seat)
+    return choices, options
 
 
 def _summary(track: list[float]) -> tuple:

@@ -30,7 +30,7 @@ def mean_sd(xs) -> tuple[float, float]:
     if not xs:
         return (0.0, 0.0)
     m = sum(xs) / len(xs)
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) if len(xs) > 1 else 0.0
+    sd = math.sqrt(sum([(x - m) ** 2 for x in xs]) / (len(xs) - 1)) if len(xs) > 1 else 0.0
     return (m, sd)
 
 
@@ -53,39 +53,44 @@ def summarise(results, players: int, teams: int = 0) -> dict:
     may draw who starts), and its fair share is one side's: 1/players, or 1/teams."""
     n = len(results)
     done = [r for r in results if r.scores]
-    sided = [len(sides_of(r.winners, teams)) for r in done]    # the sides among each game's winners
-    utilities = [[1.0 / k if p in r.winners else 0.0 for r, k in zip(done, sided)]    # share(r, p, teams)
+    winners = [r.winners for r in done]
+    # the sides among each game's winners (one winner: one side)
+    sided = [len(w) if len(w) < 2 else len(sides_of(w, teams)) for w in winners]
+    utilities = [[1.0 / k if p in w else 0.0 for w, k in zip(winners, sided)]    # share(r, p, teams)
                  for p in range(players)]
+    wins, ties = [0] * players, [0] * players        # per seat: games won alone (or with its team), tied
+    for w, k in zip(winners, sided):
+        counts = wins if k == 1 else ties
+        for p in w:
+            counts[p] += 1
     seats = []
     for p, utility in enumerate(utilities):
-        wins = sum(1 for r, k in zip(done, sided) if k == 1 and p in r.winners)
-        ties = sum(1 for r, k in zip(done, sided) if k > 1 and p in r.winners)
         won = sum(utility)
-        mean, sd = mean_sd(r.scores[p] for r in done)
+        mean, sd = mean_sd([r.scores[p] for r in done])
         lo, hi = wilson(won, len(done))
-        seats.append({"seat": p + 1, "wins": wins, "ties": ties,
+        seats.append({"seat": p + 1, "wins": wins[p], "ties": ties[p],
                       "win_rate": won / len(done) if done else 0.0, "ci": [lo, hi],
                       "score_mean": mean, "score_sd": sd})
     lengths = [r.decisions for r in results]
     length_mean, length_sd = mean_sd(lengths)
     rates = [s["win_rate"] for s in seats]
-    draws = sum(1 for k in sided if k > 1)
+    draws = len(sided) - sided.count(1) - sided.count(0)    # games whose winners are of several sides
     decisive = len(done) - draws
-    offered = sum(r.options for r in results)
-    asked = sum(r.decisions for r in results)
+    offered = sum([r.options for r in results])
+    asked = sum(lengths)
     measured = [r for r in done if r.standing]
     opened = [r for r in done if r.first >= 0]
-    first_won = sum(1.0 / k if r.first in r.winners else 0.0 for r, k in zip(done, sided) if r.first >= 0)
+    first_won = sum([1.0 / k if r.first in r.winners else 0.0 for r, k in zip(done, sided) if r.first >= 0])
     first_rate = first_won / len(opened) if opened else 0.0
     metrics = {
         "balance": 1 - (max(rates) - min(rates)) if rates else 1.0,
         "advantage": first_rate,
         "completion": decisive / n if n else 0.0,
         "drawishness": draws / n if n else 0.0,
-        "timeouts": sum(1 for r in results if r.timeout) / n if n else 0.0,
-        "errors": sum(1 for r in results if r.error) / n if n else 0.0,
+        "timeouts": len([r for r in results if r.timeout]) / n if n else 0.0,
+        "errors": len([r for r in results if r.error]) / n if n else 0.0,
         "duration": length_mean,
-        "decision_moves": sum(r.choices for r in results) / asked if asked else 0.0,
+        "decision_moves": sum([r.choices for r in results]) / asked if asked else 0.0,
         "branching_factor": offered / asked if asked else 0.0,
         "outcome_uniformity": _uniformity(utilities),
     }
@@ -114,7 +119,7 @@ def _uniformity(utilities: list[list[float]]) -> float:
     players = len(utilities)
     for utility in utilities:
         m = sum(utility) / len(utility)
-        total += sum((u - m) ** 2 for u in utility) / len(utility)
+        total += sum([(u - m) ** 2 for u in utility]) / len(utility)
     return 1 - total / players
 
 

@@ -1,0 +1,123 @@
+"""What every new game starts with is worked out once per program and player count (engine.machine
+`_start`): the games must not share anything they change, options are still checked at every game,
+and `rulecraft simulate` plays the rules it just loaded, even when a file at the same path changed
+in the same process (simulate.games.shared)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rulecraft.cli.main import main
+from rulecraft.engine import machine
+from rulecraft.loader import load, load_file
+
+COUNTERS = """game "Counters"
+players 2..3
+option start: 1..5 = 2
+option fast: Bool = false
+var pot: Int = start * player_count
+var points: Int per player
+var marks: Int by 0..2
+var seen: List[Int]
+
+rule play:
+    while pot > 0:
+        players[0] chooses k in 1..2 as "take {k}":
+            pot -= k
+            players[0].points += k
+            marks[k] += 1
+            seen = seen + [k]
+
+score p: Player = p.points
+"""
+
+
+def test_games_share_nothing_they_change(tmp_path):
+    path = tmp_path / "counters.rules"
+    path.write_text(COUNTERS)
+    program = load_file(path)
+    one = machine.new_game(program, 2, None, 1)
+    machine.decide(one, one.pending[2][0])
+    two = machine.new_game(program, 2, None, 1)
+    assert two.vars != one.vars and two.decisions == 0
+    for frame in one.stack + two.stack:            # what a game may change is its own
+        frame[1:] = [99] * (len(frame) - 1)
+    one.where.append(7)
+    for zone in one.zones + two.zones:
+        zone.append(7)
+    three = machine.new_game(program, 2, None, 1)
+    assert three.stack == [[0, 1, None]] and 7 not in three.where and not any(three.zones)
+    assert machine.new_game(program, 2, None, 1).same_as(three)
+    three = machine.new_game(program, 3, {"start": 5}, 1)
+    assert len(three.names) == 3 and three.vars[[v.slot for v in program.vars if v.name == "pot"][0]] == 15
+    # the default options again, after a game with others: the defaults, not the last game's values
+    again = machine.new_game(program, 3, None, 1)
+    assert again.vars[[v.slot for v in program.vars if v.name == "pot"][0]] == 6
+
+
+@pytest.mark.parametrize("players, options, message", [
+    (4, None, "is for 2 to 3 players, not 4"),
+    (2, {"start": 9}, "option 'start' is 1..5, not 9"),
+    (2, {"start": True}, "option 'start' is 1..5, not True"),
+    (2, {"fast": 1}, "option 'fast' is true | false, not 1"),
+    (2, {"start": 9, "nope": 1}, "option 'start' is 1..5, not 9"),     # the program's order, as before
+    (2, {"zz": 1, "aa": 2}, "has no option 'aa'"),
+])
+def test_bad_games_are_refused_every_time(tmp_path, players, options, message):
+    path = tmp_path / "counters.rules"
+    path.write_text(COUNTERS)
+    program = load_file(path)
+    machine.new_game(program, 2, None, 0)          # a start worked out: the checks still run
+    for _ in range(2):
+        with pytest.raises(ValueError, match=message):
+            machine.new_game(program, players, options, 0)
+
+
+def test_a_finish_finds_the_winners_as_before():
+    program = load("examples/tic-tac-toe.rules")
+    m = machine.new_game(program, 2, None, 3)
+    while m.result is None:
+        machine.decide(m, m.pending[2][0])
+    scores, ties, winners = m.result
+    best = max(scores)
+    assert winners == tuple(i for i in range(2) if scores[i] == best) and ties == (0, 0)
+
+
+def test_simulate_plays_the_rules_it_loaded(tmp_path, capsys):
+    """The command and the games it plays in this process share one load; a file changed since an
+    earlier run in the same process is read again, for the command and for its games."""
+    path = tmp_path / "counters.rules"
+    path.write_text(COUNTERS)
+    args = ["simulate", str(path), "-n", "4", "--players", "2", "--agents", "first,first", "--workers", "1", "--json"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    path.write_text(COUNTERS.replace("option start: 1..5 = 2", "option start: 1..5 = 3"))
+    assert main(args) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert first["lengths"]["mean"] != second["lengths"]["mean"]
+
+
+LATER = """game "Later"
+players 2
+var a: Int = b + c + 1
+var b: Int
+var c: Int = 5
+var d: Int = a + c
+
+rule play:
+    players[0] chooses k in 1..2 as "take {k}":
+        b = k
+
+score p: Player = d
+"""
+
+
+def test_a_starting_value_reads_a_later_variable_as_its_default(tmp_path):
+    """A starting value that reads a shared variable declared after it reads that variable's default
+    (it read None, and the game failed with an internal TypeError); one declared before, its start."""
+    path = tmp_path / "later.rules"
+    path.write_text(LATER)
+    program = load_file(path)
+    m = machine.new_game(program, 2, None, 0)
+    assert m.vars[-4:] == [1, 0, 5, 6]
