@@ -59,7 +59,7 @@ def test_standings_are_followed_only_when_asked(capsys):
 
 def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
     """simulate calls `index` of the random and first agents with the number of options (no Seat per
-    decision), taken from their makers' `indexer` without making the agents: the same games as the
+    decision), taken from their makers' `reseedable` without making the agents: the same games as the
     same agents made and called by `index`, and as the same agents handed their seat."""
     from rulecraft.agents.basic import FirstLegalAgent, RandomAgent, first_legal
     from rulecraft.simulate import games
@@ -67,8 +67,8 @@ def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
     jobs = [Job("games/blackmore.rules", 3, (), ("random", "first", "random"), 7, i, measure=True) for i in range(6)]
     direct = [play(job) for job in jobs]
     monkeypatch.setattr(games, "_PLANS", {})
-    monkeypatch.delattr(RandomAgent, "indexer")
-    monkeypatch.delattr(first_legal, "indexer")
+    monkeypatch.delattr(RandomAgent, "reseedable")
+    monkeypatch.delattr(first_legal, "reseedable")
     by_index = [play(job) for job in jobs]
     strip = lambda r: attrs.evolve(r, seconds=())          # noqa: E731 (time spent choosing differs)
     assert [strip(r) for r in direct] == [strip(r) for r in by_index]
@@ -328,3 +328,19 @@ rule play:
     assert r.timeout and r.decisions == 6 and r.scores == () and r.winners == ()
     s = metrics.summarise([r, result((0,))], 2)
     assert s["metrics"]["timeouts"] == 0.5 and s["finished"] == 1
+
+
+def test_a_game_played_while_another_is_draws_from_agents_of_its_own():
+    """The random agents a batch reseeds for each game (simulate.games' pool) are never shared by two
+    games being played at once (a nested batch, a thread): a second game takes fresh ones, and each
+    game draws as its agents made anew would."""
+    from rulecraft.simulate import games
+    from rulecraft.simulate.games import Job, play
+    jobs = [Job("examples/tic-tac-toe.rules", 2, (), ("random", "random"), 3, i) for i in range(4)]
+    alone = [play(job) for job in jobs]
+    pool = games._plan(jobs[0])[3]
+    held = pool.take()                                   # as a game still being played holds its agents
+    assert all(held[1][seat] is not index for seat, index in enumerate(pool.take()[1]))
+    assert [play(job) for job in jobs] == [attrs.evolve(r) for r in alone]
+    pool.append(held)
+    assert [play(job) for job in reversed(jobs)] == alone[::-1]

@@ -14,7 +14,7 @@ from rulecraft.simulate import games
 
 def by_hand(job: games.Job):
     """The job's game with machine.decide at every decision, each agent handed its seat."""
-    program, values, _makers, _indexers, _limit = games._plan(job)
+    program, values, _makers, _pool, _limit = games._plan(job)
     seed = games.game_seed(job.seed, job.index)
     agents = [make_agent(name, agent_seed(seed, seat)) for seat, name in enumerate(job.agents)]
     state = machine.new_game(program, job.players, values, seed)

@@ -116,7 +116,8 @@ def shared(path: str, program):
 def _plan(job: Job) -> tuple:
     """What every game of a job's run shares, worked out once per worker process: the rules, every
     option's stored value for its `--set`s, per seat `seed -> a new agent` (each name parsed once),
-    and the decision limit."""
+    and the decision limit; for agents that decide from the number of options alone (random, first:
+    their makers' `reseedable`), a pool of per-seat `(reseed, index)` lists instead of the makers."""
     key = (job.path, job.settings, job.agents)
     plan = _PLANS.get(key)
     if plan is None:
@@ -128,10 +129,27 @@ def _plan(job: Job) -> tuple:
             values = {o.name: o.default for o in program.options}
             values.update(Session.parse_options(program, list(job.settings)))
         makers = [agent_maker(name) for name in job.agents]
-        # agents that decide from the number of options alone (random, first): per seat `seed -> its index`
-        indexers = [getattr(make, "indexer", None) for make in makers]
-        plan = _PLANS[key] = (program, values, makers, indexers if all(indexers) else None, decision_limit(program))
+        seedable = [getattr(make, "reseedable", None) for make in makers]
+        # a game takes a list from the pool and gives it back when over: reseeded, never shared by two games
+        pool = _Pool(seedable) if all(seedable) else None
+        plan = _PLANS[key] = (program, values, makers, pool, decision_limit(program))
     return plan
+
+
+class _Pool(list):
+    """Lists of each seat's `(reseed, index)`, one per game being played in this process (one but for a
+    thread's or a nested batch's): each game's agents are then seeded, not made."""
+
+    def __init__(self, seedable: list):
+        super().__init__()
+        self.seedable = seedable
+
+    def take(self) -> tuple:
+        """(per seat `reseed`, per seat `index`)."""
+        if self:
+            return self.pop()
+        pairs = [reseedable() for reseedable in self.seedable]
+        return [reseed for reseed, _ in pairs], [index for _, index in pairs]
 
 
 class Standings:
@@ -185,14 +203,22 @@ def play(job: Job) -> GameResult:
     """One game of a batch: agents that decide from the number of options alone (random, first: their `index`) are
     called directly on the fast path (engine.playout); any other is handed its seat (agents.seat.act),
     on the resumable path, since it copies the game to think."""
-    program, values, makers, indexers, stop = _plan(job)   # stop: a game still going then is a timeout
+    program, values, makers, pool, stop = _plan(job)   # stop: a game still going then is a timeout
     seed = game_seed(job.seed, job.index)
-    if indexers is not None:           # no agent made: each seat's `index`, drawn as its agent's would be
-        indexes = [indexer(agent_seed(seed, seat)) for seat, indexer in enumerate(indexers)]
-        agents = None
-    else:
+    if pool is None:
         agents = [make(agent_seed(seed, seat)) for seat, make in enumerate(makers)]
-        indexes = [getattr(agent, "index", None) for agent in agents]
+        return _play(job, program, values, agents, [getattr(agent, "index", None) for agent in agents], stop, seed)
+    drawn = pool.take()                # no agent made: each seat's `index`, seeded as its agent's would be
+    try:
+        for seat, reseed in enumerate(drawn[0]):
+            reseed(agent_seed(seed, seat))
+        return _play(job, program, values, None, drawn[1], stop, seed)
+    finally:
+        pool.append(drawn)
+
+
+def _play(job: Job, program, values, agents, indexes, stop: int, seed: int) -> GameResult:
+    """The game of `play`, its agents made (`agents`) or only their `indexes` (then `agents` is None)."""
     direct = all(indexes)
     offered = [[] for _ in indexes]    # per seat: the number of options at each of its decisions
     thought = [0.0] * job.players
