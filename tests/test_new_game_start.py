@@ -98,6 +98,36 @@ def test_simulate_plays_the_rules_it_loaded(tmp_path, capsys):
     assert first["lengths"]["mean"] != second["lengths"]["mean"]
 
 
+
+def test_simulate_again_keeps_the_program_while_its_files_are_the_same(tmp_path, capsys, monkeypatch):
+    """A second run in the same process on unchanged files plays the program kept from the first (no
+    load: simulate.games.kept), with the same output; with the check cache's entries damaged or gone, or
+    the cache off, it loads again, as after a change."""
+    from rulecraft.cachedir import cache_dir
+    from rulecraft.cli import common
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))     # a check cache of this test's own
+    path = tmp_path / "counters.rules"
+    path.write_text(COUNTERS)
+    args = ["simulate", str(path), "-n", "4", "--players", "2", "--agents", "random", "--workers", "1", "--json"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    loads = []
+    load_program = common.load_program
+    monkeypatch.setattr(common, "load_program", lambda ref: loads.append(ref) or load_program(ref))
+    assert main(args) == 0
+    assert capsys.readouterr().out == first and loads == []
+    for entry in cache_dir("check").iterdir():
+        entry.write_bytes(b"damaged")
+    assert main(args) == 0
+    assert capsys.readouterr().out == first and loads == [str(path)]
+    for entry in cache_dir("check").iterdir():
+        entry.unlink()
+    assert main(args) == 0
+    assert capsys.readouterr().out == first and loads == [str(path)] * 2
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    assert main(args) == 0
+    assert capsys.readouterr().out == first and loads == [str(path)] * 3
+
 LATER = """game "Later"
 players 2
 var a: Int = b + c + 1

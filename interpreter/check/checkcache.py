@@ -101,7 +101,35 @@ def _write(name: Path, files: list, program, diags: list) -> None:
     write_entry(name, entry)
 
 
+def current_digest(path: Path) -> str | None:
+    """The digest a load of the game in `path` would give (modules.Loaded.digest), when the cache holds the
+    game and its files are the same, else None: a hit's checks, without reading the IR back (a command
+    that kept the game loaded earlier in its process compares it with the kept program's)."""
+    folder = cache_dir("check")
+    if folder is None:
+        return None
+    entry = path.resolve()
+    found = _entry(folder / f"{_key(entry)}.marshal", entry)
+    return None if found is None else found[1]
+
+
 def _read(name: Path, entry: Path) -> Checked | None:
+    found = _entry(name, entry)
+    if found is None:
+        return None
+    body, digest, sources = found
+    try:
+        program, diags = irdata.loads(body)
+    except (ValueError, TypeError, KeyError, EOFError, irdata.BadData):
+        return None
+    if type(program) is not ir.Program or type(diags) is not list:
+        return None
+    return Checked(entry, program, sources, digest, diags)
+
+
+def _entry(name: Path, entry: Path) -> tuple | None:
+    """(the IR's bytes, the files' digest, their texts) of a cache entry for `entry` whose files are the
+    same, else None."""
     payload = read_entry(name)       # checksum first: a damaged entry is a miss
     if payload is None:
         return None
@@ -116,9 +144,8 @@ def _read(name: Path, entry: Path) -> Checked | None:
                 return None
             digest.update(data + b"\0")
             sources[shown] = data.decode("utf-8")
-        program, diags = irdata.loads(body)
-    except (OSError, ValueError, TypeError, KeyError, EOFError, irdata.BadData):
+        if not files or files[0][0] != str(entry):
+            return None
+    except (OSError, ValueError, TypeError, KeyError, EOFError):
         return None
-    if type(program) is not ir.Program or type(diags) is not list or not files or files[0][0] != str(entry):
-        return None
-    return Checked(entry, program, sources, digest.hexdigest(), diags)
+    return body, digest.hexdigest(), sources

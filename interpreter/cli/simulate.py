@@ -14,7 +14,7 @@ import json
 from ..diagnostics import UserError
 from ..simulate import batch, metrics
 from ..engine import outcomes
-from ..simulate.games import Job, shared, timeouts
+from ..simulate.games import Job, kept, shared, timeouts
 from . import common, progress
 from .arguments import GAME_HELP, SET_HELP, agents_help
 
@@ -104,7 +104,10 @@ def _stopped(*sides) -> int:
 def _side(args, ref: str, workers: int) -> dict:
     """Play the run on one rule set; its figures and what they were played with."""
     path = str(common.game_path(ref))
-    program = shared(path, common.load_program(ref))     # the games played here: loaded once
+    # the games played here: loaded once (the program already kept when its files are the same)
+    program = kept(path)
+    if program is None:
+        program = shared(path, common.load_program(ref))
     kinds = common.agent_names(args.agents)
     players = common.table_size(program, args.players, kinds)
     kinds = common.seat_kinds(kinds, players)
