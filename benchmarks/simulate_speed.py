@@ -97,7 +97,8 @@ def parts(ref: str, players: int, games: int, rounds: int) -> list:
     loop = loop_runner(ref, players, games)
     steps = {"parser": lambda: build_parser("simulate").parse_args(argv), "load": lambda: common.load_program(ref),
              "kept": lambda: kept(path), "jobs": lambda: [Job(path, players, (), agents, 0, i) for i in range(games)],
-             "batch": lambda: batch.run(jobs, 1), "loop": loop, "summary": lambda: metrics.summarise(results, players, 0),
+             "batch": lambda: batch.run(jobs, 1), "loop": loop,
+             "summary": lambda: metrics.summarise(results, players, 0),
              "JSON": lambda: json.dumps(summary, indent=2, sort_keys=True)}
     assert kept(path) is program
     times = {name: [] for name in steps}
@@ -123,7 +124,8 @@ def main(argv=None) -> int:
     specs = args.game or ["blackmore:4", "examples/connect-four.rules:2", "examples/tic-tac-toe.rules:2"]
     if args.parts:
         print(f"{args.games} games; each step of a simulate alone, median CPU ms of {4 * args.rounds} runs\n")
-        rows = [parts(ref, int(players), args.games, args.rounds) for ref, _, players in (s.rpartition(":") for s in specs)]
+        rows = [parts(ref, int(players), args.games, args.rounds)
+                for ref, _, players in (spec.rpartition(":") for spec in specs)]
         print(table(rows, ["game", "parser", "load", "kept", "jobs", "batch", "loop", "summary", "JSON",
                            "batch - loop µs/game"]))
         return 0
