@@ -159,8 +159,10 @@ class _Pool(list):
 
     def take(self) -> tuple:
         """(per seat `reseed`, per seat `index`)."""
-        if self:
+        try:
             return self.pop()
+        except IndexError:                 # (not `if self`: another thread may take the last one between)
+            pass
         pairs = [reseedable() for reseedable in self.seedable]
         return [reseed for reseed, _ in pairs], [index for _, index in pairs]
 
