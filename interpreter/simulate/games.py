@@ -102,7 +102,7 @@ def _program(path: str):
 def kept(path: str):
     """The program kept in this process for `path` (`shared`) when its files are still those it was loaded
     from (the check cache's list of them, each read and hashed again: check.checkcache.current_digest),
-    else None: a command played here again spares the load (generating the Python, 2.5 ms for
+    else None: a command played here again spares the load (mostly generating the Python: 3.7 ms for
     tic-tac-toe) and gets the program `shared` would have given it."""
     program = _PROGRAMS.get(path)
     if program is None:
