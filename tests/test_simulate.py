@@ -61,14 +61,14 @@ def test_random_and_first_decide_directly_as_through_their_seat(monkeypatch):
     """simulate calls `index` of the random and first agents with the number of options (no Seat per
     decision), taken from their makers' `reseedable` without making the agents: the same games as the
     same agents made and called by `index`, and as the same agents handed their seat."""
-    from rulecraft.agents.basic import FirstLegalAgent, RandomAgent, first_legal
+    from rulecraft.agents.basic import FirstLegalAgent, RandomAgent
     from rulecraft.simulate import games
     from rulecraft.simulate.games import Job, play
     jobs = [Job("games/blackmore.rules", 3, (), ("random", "first", "random"), 7, i, measure=True) for i in range(6)]
     direct = [play(job) for job in jobs]
     monkeypatch.setattr(games, "_PLANS", {})
     monkeypatch.delattr(RandomAgent, "reseedable")
-    monkeypatch.delattr(first_legal, "reseedable")
+    monkeypatch.delattr(FirstLegalAgent, "reseedable")
     by_index = [play(job) for job in jobs]
     strip = lambda r: attrs.evolve(r, seconds=())          # noqa: E731 (time spent choosing differs)
     assert [strip(r) for r in direct] == [strip(r) for r in by_index]

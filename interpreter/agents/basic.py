@@ -5,7 +5,7 @@ never the machine, what is legal. Agents draw their own chance from their own
 seed, never from the game's RNG, so adding an agent does not change the game's cards.
 Both decide from the number of legal options alone, so they also offer `index(n) -> the index of
 the option taken among n`: a batch (simulate.games) calls it directly, with no Seat built per
-decision and no call of its own between; it draws as `choose` does. Their makers' `reseedable()`
+decision and no call of its own between; it draws as `choose` does. Their `reseedable()`
 gives `(reseed, index)`: the `index` of one agent that `reseed(seed)` turns into the agent made with
 `seed`, so a batch makes none and seeds one per seat for each game.
 """
@@ -34,6 +34,9 @@ class RandomAgent:
 
 
 class FirstLegalAgent:
+    def __init__(self, seed: int = 0):
+        """`seed` is not used: the agent draws nothing (every kind of agent is made from a seed)."""
+
     def choose(self, session) -> int:
         return session.legal_ids()[0]
 
@@ -41,14 +44,11 @@ class FirstLegalAgent:
     def index(n: int) -> int:
         return 0
 
-
-def first_legal(seed: int = 0) -> FirstLegalAgent:
-    return FirstLegalAgent()
+    @staticmethod
+    def reseedable():
+        """`(reseed, index)` as RandomAgent's: there is nothing to seed."""
+        return _no_seed, FirstLegalAgent.index
 
 
 def _no_seed(seed: int) -> None:
     pass
-
-
-first_legal.reseedable = lambda: (_no_seed, FirstLegalAgent.index)
-

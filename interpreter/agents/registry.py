@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .. import slotclasses
 from ..diagnostics import UserError
-from .basic import RandomAgent, first_legal
+from .basic import FirstLegalAgent, RandomAgent
 from .human import HumanAgent
 from .search import GreedyAgent, SearchAgent
 
@@ -63,7 +63,7 @@ SEARCH_SETTINGS = (
 
 AGENT_KINDS = {k.name: k for k in (
     AgentKind("random", RandomAgent, "a legal option at random, from its own seed"),
-    AgentKind("first", first_legal, "always the first legal option"),
+    AgentKind("first", FirstLegalAgent, "always the first legal option"),
     AgentKind("greedy", GreedyAgent, "the option worth most one decision ahead, by the game's score",
               (Setting("samples", _positive_int, "games sampled from what it cannot see (default 4)"),)),
     AgentKind("mcts", lambda seed, **kw: SearchAgent(seed, private=False, **kw),

@@ -229,20 +229,19 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
     worth = _worth(program, players)
     node: _Node | None = root           # where the walk stands in the tree, None in the rollout
-    stop = 0                            # a random rollout stops when the game has taken this many decisions
-    slow = 0                            # a greedy one stops there (stop is then 0)
+    stop = 0                            # the rollout stops when the game has taken this many decisions
     path: list = []                     # (node, the seat that took the decision into it)
 
     def walk(m, who, ids):
         """Down the tree by UCB1 over the options available (each counted available as it is offered),
         one new node added, then `depth` decisions at most at random (or greedily)."""
-        nonlocal node, stop, slow
+        nonlocal node, stop
         if node is None:                # the rollout: an option drawn as 30 random bits modulo their number
-            if m.decisions < stop:
-                return ids[bits(30) % len(ids)]
-            if m.decisions < slow:
+            if m.decisions >= stop:
+                return None
+            if greedy:
                 return best_after([m], ids, who, rng) if len(ids) > 1 else ids[0]
-            return None
+            return ids[bits(30) % len(ids)]
         children = node.children
         untried = None
         best, choice, took = -inf, None, None
@@ -264,11 +263,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
             child = children[a] = new()
             child.avail = 1
             path.append((child, who))   # (before deciding: a decision that fails still counts a visit)
-            node = None
-            if greedy:
-                slow = m.decisions + 1 + depth
-            else:
-                stop = m.decisions + 1 + depth
+            node, stop = None, m.decisions + 1 + depth
             return a
         if by_score:                    # the means scaled between the lowest and highest score seen
             spread = (hi - lo) or 1.0

@@ -263,10 +263,9 @@ def finish(m: State) -> None:
     else:                       # no tiebreak: the best score wins
         best = max(scores)
         winners = (scores.index(best),) if scores.count(best) == 1 else tuple([i for i in players if scores[i] == best])
-    if p.outcome is not None:   # a declared outcome: its promises kept, a cooperative game's one result
-        m.result = (scores, ties, winners)
-        winners = outcomes.winners(m, p.outcome, scores, winners)
     m.result = (scores, ties, winners)
+    if p.outcome is not None:   # a declared outcome: its promises kept, a cooperative game's one result
+        m.result = (scores, ties, outcomes.winners(m, p.outcome, scores, winners))
 
 
 def _score(m, score, player):
