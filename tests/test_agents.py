@@ -227,7 +227,9 @@ def test_the_search_spreads_its_visits_over_options_of_equal_worth(rules_file, m
 
 def test_the_search_stops_when_no_iteration_left_can_change_its_choice(blackmore, monkeypatch):
     """Once the most visited option leads the next by more than the iterations left, the search stops:
-    it takes the option the whole budget takes (the same seed, the same positions), in fewer iterations."""
+    it takes the option the whole budget takes (the same seed, the same positions), in fewer iterations
+    (a tenth fewer with rollouts to the end; 4 % with Blackmore's rollouts cut and judged by its
+    heuristic, whose values, less far apart than wins and losses, spread the visits more evenly)."""
     from rulecraft.agents import search
     s = Session.start(blackmore, "blackmore", 2, 5, narrate=False)
     positions = []
@@ -250,7 +252,7 @@ def test_the_search_stops_when_no_iteration_left_can_change_its_choice(blackmore
     early, spent = choices()
     monkeypatch.setattr(search, "_settled", lambda children, ids, left: False)
     whole, budget = choices()
-    assert early == whole and budget == 60 * len(positions) and spent < budget * 0.95, (spent, budget)
+    assert early == whole and budget == 60 * len(positions) and spent < budget, (spent, budget)
 
 
 def test_greedy_avoids_an_option_whose_rules_fail(rules_file):
@@ -273,3 +275,64 @@ def test_the_random_agent_takes_every_option_about_equally_often(blackmore):
     agent = make_agent("random", 5)
     taken = Counter(agent.choose(Seat(s, s.to_move)) for _ in range(600))
     assert set(taken) == set(s.legal_ids()) and min(taken.values()) >= 600 / len(taken) / 2, taken
+
+
+# ------------------------------------------------------------------ how far a rollout runs (issue 25)
+LONG = '''game "Long"
+players 2
+var got: Int per player
+rule play:
+    for i in 1..30:
+        for p in players:
+            p chooses k in 1..3 as "take {k}":
+                p.got = p.got + k
+score p = 0
+'''
+
+
+def _playouts(program, name, monkeypatch):
+    """(decisions played, finished?) of each playout of one search at the game's first decision, and
+    the values `estimate` gave the unfinished ones with each seat's `got` beside them."""
+    from rulecraft.agents import search
+    played, judged = [], []
+    real_playout, real_estimate = search.playout, search.estimate
+
+    def playout(state, choose):
+        d = state.decisions
+        real_playout(state, choose)
+        played.append((state.decisions - d, state.result is not None))
+
+    def estimate(state):
+        values = real_estimate(state)
+        judged.append((values, [machine._score(state, state.program.heuristic, p) for p in range(state.n)]
+                       if state.program.heuristic else None))
+        return values
+    monkeypatch.setattr(search, "playout", playout)
+    monkeypatch.setattr(search, "estimate", estimate)
+    act(make_agent(name, 1), Session.start(program, "long", 2, 0, narrate=False))
+    return played, judged
+
+
+def test_a_rollout_is_cut_at_the_default_depth_only_in_a_game_with_a_heuristic(rules_file, monkeypatch):
+    """With a `heuristic`, every rollout stops `CUT` decisions after the tree (the first iteration's
+    tree is the root alone) and the heuristic judges it (the score, 0 for all, would say 0.5); without
+    one, every rollout plays the game's 60 decisions to the end; an agent's `depth` cuts in any game."""
+    from rulecraft.agents.search import CUT, FULL, rollout_depth
+    with_heuristic = load_file(rules_file(LONG + "heuristic p = p.got\n"))
+    without = load_file(rules_file(LONG))
+    assert (rollout_depth(None, with_heuristic), rollout_depth(None, without)) == (CUT, FULL)
+    assert rollout_depth(7, with_heuristic) == rollout_depth(7, without) == 7
+
+    played, judged = _playouts(with_heuristic, "ismcts:iterations=50", monkeypatch)
+    assert played[0] == (CUT + 1, False)
+    assert all(not done and CUT < n < 60 for n, done in played) and len(judged) == len(played)
+    for values, (mine, other) in judged:
+        assert values[0] == pytest.approx(0.5 + 0.5 * (mine - other) / (abs(mine) + abs(other) + 1))
+    assert any(values != [0.5, 0.5] for values, _ in judged)
+
+    played, judged = _playouts(without, "ismcts:iterations=50", monkeypatch)
+    assert played and all(n == 60 and done for n, done in played) and not judged
+
+    played, judged = _playouts(without, "ismcts:iterations=50:depth=5", monkeypatch)
+    assert played[0] == (6, False) and all(not done for _, done in played)
+    assert all(values == [0.5, 0.5] for values, _ in judged) and len(judged) == len(played)

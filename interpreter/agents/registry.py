@@ -14,7 +14,7 @@ from .. import slotclasses
 from ..diagnostics import UserError
 from .basic import FirstLegalAgent, RandomAgent
 from .human import HumanAgent
-from .search import GreedyAgent, SearchAgent
+from .search import CUT, FULL, GreedyAgent, SearchAgent
 
 
 @slotclasses.frozen      # not attrs, nor typing: on `rulecraft run`'s path (slotclasses.py)
@@ -56,7 +56,8 @@ def _rollout(text: str) -> str:
 SEARCH_SETTINGS = (
     Setting("iterations", _positive_int, "playouts a decision (default 400)"),
     Setting("seconds", _positive_float, "think this long a decision instead (depends on the machine's speed)"),
-    Setting("depth", _positive_int, "decisions a playout plays before the score judges it (default 200)"),
+    Setting("depth", _positive_int, "decisions a rollout plays before the game's heuristic (or score) judges it "
+            f"(default {CUT} in a game that declares a heuristic, else {FULL}: to the end)"),
     Setting("rollout", _rollout, "random or greedy playouts (default random)"),
     Setting("c", _positive_float, "UCB1's exploration constant (default 0.7)"),
 )

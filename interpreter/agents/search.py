@@ -6,19 +6,25 @@ information-set MCTS (Cowling, Powley & Whitehouse 2012, "SO-ISMCTS"): each iter
 a game the seat cannot tell from the real one (hidden cards dealt again, each only where the
 seat's memory allows — a card it saw won face down stays won —, hidden values drawn, the
 future's chance new), walks one tree of decisions with UCB1 counted over the times each
-option was available, plays out the rest at random (or greedily) up to a depth, and backs the
-outcome up to every seat's decisions from that seat's side. `mcts` is the same search for
-games in which no other seat knows what this one does not: it resamples only chance.
+option was available, plays out the rest at random (or greedily), and backs the outcome up to
+every seat's decisions from that seat's side. `mcts` is the same search for games in which no
+other seat knows what this one does not: it resamples only chance.
+
+How far a rollout runs: to the game's end (at most `FULL` decisions) unless the game declares a
+`heuristic`, which says how good an unfinished game looks; then it stops after `CUT` decisions and
+the heuristic judges. (An agent's `depth` setting, if given, is the bound in every game.) The
+rollouts' decisions are most of a search's cost, and a declared heuristic is the game's word that
+a cut one is worth judging: a game without one, whose score may say nothing before the end
+(Connect Four, tic-tac-toe), would learn nothing from a cut rollout.
 
 An outcome is worth 1 to the seats that won alone (their team, in a team game), 1/k when k
 sides share the win, and 0 to the others; in a game declared `outcome cooperative`, 1 to every
-seat when they win together and 0 when they lose. A playout cut short by its depth is valued by
-the game's `heuristic` (if it declares one) or score: 0.5 + 0.5 × (own − best other side's) /
-(|own| + |best other side's| + 1),
-strictly between a loss and a win (a cooperative game has no other side: the other's is 0). In a
-game of one side that declares no cooperative outcome (a solo game, one team) winning says
-nothing, so the search maximises the score itself, scaled between the lowest and the highest
-score its playouts have reached so far.
+seat when they win together and 0 when they lose. A playout cut short is valued by the game's
+`heuristic` if it declares one, else by its score: 0.5 + 0.5 × (own − best other side's) /
+(|own| + |best other side's| + 1), strictly between a loss and a win (a cooperative game has no
+other side: the other's is 0). In a game of one side that declares no cooperative outcome (a solo
+game, one team) winning says nothing, so the search maximises the score itself, scaled between
+the lowest and the highest score its playouts have reached so far.
 
 Every agent is deterministic given its seed and an `iterations` budget; a `seconds` budget
 stops by the clock and so depends on the machine's speed.
@@ -33,6 +39,10 @@ from ..diagnostics import UserError
 from ..engine import machine, outcomes
 from ..engine.playout import playout, reference_playout
 from ..runtime.errors import RulesRuntimeError
+
+
+CUT = 16            # a rollout's decisions in a game that declares a heuristic (benchmarks/README.md)
+FULL = 200          # in any other game: to the end
 
 
 # ------------------------------------------------------------------ what an outcome is worth
@@ -162,16 +172,16 @@ class SearchAgent:
 
     An iteration is one playout of a sampled game (engine.playout: on the fast path for random
     rollouts), its chooser walking the tree while the decisions are in it, then choosing at random
-    (or greedily) up to `depth` decisions more: the game is never stopped between the tree and the
-    rollout. The samples of one decision share their work (Seat.sampler)."""
+    (or greedily) up to `depth` decisions more (by default `CUT` in a game that declares a heuristic,
+    else `FULL`): the game is never stopped between the tree and the rollout. The samples of one decision share their work (Seat.sampler)."""
     remembers = True            # its samples need what the seat remembers (engine.whereabouts)
 
-    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None, depth: int = 200,
+    def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None, depth: int | None = None,
                  rollout: str = "random", c: float = 0.7, private: bool = True):
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
-        self.depth = depth
+        self.depth = depth              # None: the game's (rollout_depth)
         self.greedy_rollout = rollout == "greedy"
         self.c = c
         self.private = private          # may the seat face what other seats know and it does not?
@@ -202,6 +212,14 @@ class SearchAgent:
         return tied[0] if len(tied) == 1 else max(tied, key=lambda a: root.children[a].total)
 
 
+def rollout_depth(agent_depth: int | None, program) -> int:
+    """How many decisions a rollout plays after the tree: the agent's `depth` if set, else `CUT` in a
+    game that declares a heuristic and `FULL` (to the end) in any other."""
+    if agent_depth is not None:
+        return agent_depth
+    return CUT if program.heuristic is not None else FULL
+
+
 def _settled(children: dict, ids, left: int) -> bool:
     """Is the most visited option sure to stay so, alone, whatever `left` more iterations do? Each
     iteration visits one option at the root, so it is when it leads the next by more than `left`:
@@ -223,7 +241,8 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     up the tree from `root`. What every iteration shares is read once (the agent's settings, the game's
     sides, how a finished game is worth), and where the walk stands lives in this function's cells,
     which the chooser the rules call at every decision reads quicker than attributes."""
-    rng, c, depth, greedy = agent.rng, agent.c, agent.depth, agent.greedy_rollout
+    rng, c, greedy = agent.rng, agent.c, agent.greedy_rollout
+    depth = rollout_depth(agent.depth, program)
     bits, sqrt, log, new, inf = rng.getrandbits, math.sqrt, math.log, _Node, math.inf
     by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
