@@ -192,6 +192,19 @@ def test_a_position_is_judged_against_the_strongest_rival_and_a_shared_win_is_sh
     assert s.over and outcome(s.state) == [0.5, 0.0, 0.5]
 
 
+def test_the_searchs_judge_values_a_game_as_estimate_does(rules_file):
+    """search._judge, made once a decision to value the cut rollouts, gives `estimate`'s values: with
+    the best score alone, shared by two seats or by all three."""
+    from rulecraft.agents.search import _judge, estimate
+    program = load_file(rules_file(STANDING))
+    judge = _judge(program, 3)
+    for labels in ((), ("set 9",), ("set 9", "set 9"), ("set 3",), ("set 4", "set 8")):
+        s = Session.start(program, "standing", 3, 0, narrate=False)
+        for label in labels:
+            s.take_label(label)
+        assert not s.over and judge(s.state) == estimate(s.state), labels
+
+
 COIN = '''game "Coin"
 players 2
 var coin: Int
@@ -292,23 +305,28 @@ score p = 0
 
 def _playouts(program, name, monkeypatch):
     """(decisions played, finished?) of each playout of one search at the game's first decision, and
-    the values `estimate` gave the unfinished ones with each seat's `got` beside them."""
+    the values the search's judge (`estimate`) gave the unfinished ones, each seat's heuristic beside."""
     from rulecraft.agents import search
     played, judged = [], []
-    real_playout, real_estimate = search.playout, search.estimate
+    real_playout, real_judge = search.playout, search._judge
 
     def playout(state, choose):
         d = state.decisions
         real_playout(state, choose)
         played.append((state.decisions - d, state.result is not None))
 
-    def estimate(state):
-        values = real_estimate(state)
-        judged.append((values, [machine._score(state, state.program.heuristic, p) for p in range(state.n)]
-                       if state.program.heuristic else None))
-        return values
+    def recorded(program, players):
+        judge = real_judge(program, players)
+
+        def judged_by(state):
+            values = judge(state)
+            assert values == search.estimate(state)
+            judged.append((values, [machine._score(state, program.heuristic, p) for p in range(players)]
+                           if program.heuristic else None))
+            return values
+        return judged_by
     monkeypatch.setattr(search, "playout", playout)
-    monkeypatch.setattr(search, "estimate", estimate)
+    monkeypatch.setattr(search, "_judge", recorded)
     act(make_agent(name, 1), Session.start(program, "long", 2, 0, narrate=False))
     return played, judged
 

@@ -38,7 +38,7 @@ import time
 from ..diagnostics import UserError
 from ..engine import machine, outcomes
 from ..engine.playout import playout, reference_playout
-from ..runtime.errors import RulesRuntimeError
+from ..runtime.errors import RuleFailure, RulesRuntimeError
 
 
 CUT = 16            # a rollout's decisions in a game that declares a heuristic (benchmarks/README.md)
@@ -76,6 +76,31 @@ def estimate(state) -> list[float]:
         rival = max(others) if others else 0
         out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
     return out
+
+
+def _judge(program, players: int):
+    """`estimate` for one game and number of players (it values every cut rollout): when each seat is
+    its own side, the judge and the seats looked up once and the best other side's score found as
+    the best and the second best."""
+    judge = program.heuristic or program.score
+    if judge is None or outcomes.sides(program, players) != list(range(players)) or players < 2:
+        return estimate
+    seats = range(players)
+
+    def judged(state):
+        try:
+            scores = [judge(state, p) for p in seats]
+        except RuleFailure as e:
+            raise RulesRuntimeError(f"scoring: {e}") from None
+        top = max(scores)
+        first = scores.index(top)
+        second = max(scores[:first] + scores[first + 1:])
+        out = []
+        for p, own in enumerate(scores):
+            rival = second if p == first else top
+            out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
+        return out
+    return judged
 
 
 def value(state) -> list[float]:
@@ -246,7 +271,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
     bits, sqrt, log, new, inf = rng.getrandbits, math.sqrt, math.log, _Node, math.inf
     by_score = one_side_of(program, players)    # a game of one side: back up scores, not outcomes
     lo, hi = (inf, -inf) if by_score else (0.0, 1.0)    # the range of the values backed up
-    worth = _worth(program, players)
+    worth, judge = _worth(program, players), _judge(program, players)
     node: _Node | None = root           # where the walk stands in the tree, None in the rollout
     stop = 0                            # the rollout stops when the game has taken this many decisions
     path: list = []                     # (node, the seat that took the decision into it)
@@ -309,7 +334,7 @@ def _searcher(agent: SearchAgent, root: _Node, program, players: int):
                 values = raw_scores(state)
                 lo, hi = min(lo, min(values)), max(hi, max(values))
             else:
-                values = worth(state) if state.result is not None else estimate(state)
+                values = worth(state) if state.result is not None else judge(state)
         except RulesRuntimeError:       # a sampled world the rules cannot play on: count the visit, learn nothing
             values = [(lo + hi) / 2 if math.isfinite(lo) else 0.5] * state.n
         for visited, who in path:
