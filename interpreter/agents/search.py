@@ -41,7 +41,7 @@ from ..engine.playout import playout, reference_playout
 from ..runtime.errors import RuleFailure, RulesRuntimeError
 
 
-CUT = 16            # a rollout's decisions in a game that declares a heuristic (benchmarks/README.md)
+CUT = 12            # a rollout's decisions in a game that declares a heuristic (benchmarks/README.md)
 FULL = 200          # in any other game: to the end
 
 
