@@ -198,7 +198,8 @@ class SearchAgent:
     An iteration is one playout of a sampled game (engine.playout: on the fast path for random
     rollouts), its chooser walking the tree while the decisions are in it, then choosing at random
     (or greedily) up to `depth` decisions more (by default `CUT` in a game that declares a heuristic,
-    else `FULL`): the game is never stopped between the tree and the rollout. The samples of one decision share their work (Seat.sampler)."""
+    else `FULL`): the game is never stopped between the tree and the rollout. The samples of one
+    decision share their work (Seat.sampler)."""
     remembers = True            # its samples need what the seat remembers (engine.whereabouts)
 
     def __init__(self, seed: int = 0, iterations: int = 400, seconds: float | None = None, depth: int | None = None,
