@@ -87,7 +87,6 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.elements: dict = {}       # slot -> the values a comprehension's local goes through, known at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
-        self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
         self.facts = None              # the Analysis of the rules (compile.analysis), once they are written
