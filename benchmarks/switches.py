@@ -56,6 +56,7 @@ OFF = {
     "jump_targets": [("rules", "RuleGen", "target", lambda f: lambda self, goto: goto.block())],
     "block_groups": [("rules", None, "_group_size", lambda f: lambda blocks: 0)],
     "resumed_first": [("rules", "RuleGen", "resumed_only", lambda f: lambda self, loads: set())],
+    "match_lines": [("loops", "LoopGen", "loopable_match", lambda f: lambda self, e: False)],
 }
 
 
