@@ -53,9 +53,7 @@ OFF = {
     "narration_only": [("statements", "StatementGen", "narration_only", lambda f: lambda self, key: False)],
     "size_truth": [("operators", None, "_size_truth", lambda f: lambda e: None)],
     "copied_blocks": [("rules", "RuleGen", "copied", lambda f: lambda self, k, path: False)],
-    "jump_targets": [("rules", "RuleGen", "target", lambda f: lambda self, goto: goto.block())],
     "block_groups": [("rules", None, "_group_size", lambda f: lambda blocks: 0)],
-    "resumed_first": [("rules", "RuleGen", "resumed_only", lambda f: lambda self, loads: set())],
     "match_lines": [("loops", "LoopGen", "loopable_match", lambda f: lambda self, e: False)],
 }
 
