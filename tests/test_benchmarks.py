@@ -170,6 +170,34 @@ def test_a_switch_is_timed_off_and_on(capsys, monkeypatch):
     assert "no switch no_such" in capsys.readouterr().out
 
 
+def test_an_analysis_is_timed_off_and_on_and_each_one_named_is_there(capsys, monkeypatch):
+    """`switches.py --off NAME` turns an analysis off by replacing the function that decides it: each one
+    OFF names must still be in the compiler (an analysis removed leaves OFF too), and turned off and on
+    again the game plays the same games on the fast path."""
+    import importlib as _importlib
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_switches_off", BENCHMARKS / "switches.py")
+        switches = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(switches)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    for name, patches in switches.OFF.items():
+        for module, cls, attr, _replacement in patches:
+            owner = _importlib.import_module("rulecraft.compile." + module)
+            assert hasattr(getattr(owner, cls) if cls else owner, attr), (name, module, cls, attr)
+    monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    try:
+        assert switches.main(["--off", "distinct", "--fast", "--game", "blackmore", "--players", "2",
+                              "--rounds", "1", "--seconds", "0.05"]) == 0
+    finally:
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+    out = capsys.readouterr().out
+    assert "on/off" in out and out.count("generated code") == 2
+
+
 def test_hand_edited_variants_of_the_fast_twin_are_timed(capsys):
     """benchmarks/fast_variants.py puts hand-edited functions in the fast twin, keeps those that play the
     generated code's games, and times them; one tied to functions the twin no longer has is left out

@@ -1,13 +1,12 @@
-"""`x > 0 and x < h` becomes Python's chained `0 < x < h`, the shared number computed once
-(ExprGen.chained), in each of its four shapes (the shared side left or right in each comparison).
-Each is computed for x from -1 to 6, against the truth worked out here (a local, read as fast as a
-value kept, is not chained: `c > 1 and c < h` stays two comparisons);
-a shared part that can fail (`top` of an empty zone) is never chained, so it fails as written."""
+"""Two comparisons of one number joined by `and` (`x > 0 and x < h`), in each of four shapes (the
+shared side left or right in each comparison), computed for x from -1 to 6 against the truth worked
+out here; a shared part that can fail (`top` of an empty zone) fails as written. (They were written
+as Python's chained comparison, `0 < x < h`, until that was measured and removed: under 2 % on every
+bundled game.)"""
 from __future__ import annotations
 
 import pytest
 
-from rulecraft.compile import codegen
 from rulecraft.engine import machine
 from rulecraft.loader import load_file
 from rulecraft.runtime.errors import RulesRuntimeError
@@ -31,24 +30,16 @@ rule play:
 
 def _run(path, monkeypatch):
     monkeypatch.setenv("RULECRAFT_NO_CACHE", "1")
-    sources = []
-    original = codegen.Namespace.define
-
-    def define(self, name, head, lines, label, span=None):
-        sources.append("".join(text for _ind, text, _span in lines))
-        return original(self, name, head, lines, label, span)
-    with monkeypatch.context() as patch:
-        patch.setattr(codegen.Namespace, "define", define)
-        program = load_file(path)
+    program = load_file(path)
     said = []
     with pytest.raises(RulesRuntimeError) as failed:
         machine.new_game(program, 2, None, 0, sink=said)
     lines = ["".join(part if isinstance(part, str) else str(part) for part in segments) for _k, _a, segments in said]
-    return lines, str(failed.value), "".join(sources)
+    return lines, str(failed.value)
 
 
-def test_each_shape_of_a_chain_gives_what_both_comparisons_give(rules_file, monkeypatch):
-    lines, failure, source = _run(rules_file(RULES), monkeypatch)
+def test_two_comparisons_of_one_number_give_what_both_give(rules_file, monkeypatch):
+    lines, failure = _run(rules_file(RULES), monkeypatch)
 
     def b(v):
         return "yes" if v else "no"
@@ -56,7 +47,3 @@ def test_each_shape_of_a_chain_gives_what_both_comparisons_give(rules_file, monk
                 f"{', '.join(str(c) for c in range(2, k)) if k > 2 else 'nothing'}" for k in range(-1, 7)]
     assert [line.rstrip() for line in lines] == expected
     assert "top" in failure and "game.rules:13:" in failure            # the zone is empty: it fails as written
-    for chain in ("((0) < (m.vars[1][v3]) < (m.vars[0]))", "((1) <= (m.vars[1][v3]) < (5))",
-                  "((0) < (m.vars[1][v3]) <= (m.vars[0]))", "((2) <= (m.vars[1][v3]) <= (m.vars[0]))"):
-        assert chain in source, chain
-    assert "((1) < (v4) < (_h" not in source      # a local is not chained: two comparisons of it are quicker

@@ -129,15 +129,12 @@ rule play:
 '''
 
 
-def test_a_side_known_true_or_false_is_folded_but_a_failing_one_is_still_computed(rules_file, sources):
-    """`x and true` is x, `x or false` is x, `x or true` is true where x cannot fail: no `True` or `False`
-    is tested in the code; `top(empty)` or true still computes `top(empty)`, and fails as written."""
+def test_a_side_known_true_or_false_gives_what_the_rules_say_and_a_failing_one_fails(rules_file):
+    """`x and true`, `x or false`, `x or true` with a def whose body is `true` or `false`; `top(empty)` or
+    true still computes `top(empty)`, and fails as written. (A side known true or false was folded away
+    until that was measured and removed: under 2 % on every bundled game.)"""
     with pytest.raises(RulesRuntimeError, match="top of an empty zone"):
         machine.new_game(load_file(rules_file(FOLDED)), 2)
-    play = sources["rule play"]
-    folded = play.split("rt_top(")[0].rsplit("\n", 1)[0]   # the lines before the one that must still compute `top(empty)`
-    assert " and " not in folded and " or " not in folded and "K" in folded, play
-    assert "or ((True))" in play
     m = machine.new_game(load_file(rules_file(FOLDED.replace("top(empty).weight > 0 or ", ""))), 2)
     assert m.vars[next(v.slot for v in m.program.vars if v.name == "total")] == 42671
 

@@ -1,6 +1,5 @@
 """Calls: a def inlined at its call site or written as a function of its own (`D3(m, v0, …)`), a
-`const` computed once at load, the defs without parameters computed once before a statement that
-uses them twice, and builtin calls (their source is the registry's: builtins.REGISTRY).
+`const` computed once at load, and builtin calls (their source is the registry's: builtins.REGISTRY).
 A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ from ..ir import nodes as ir
 from ..diagnostics import Diagnostic
 from ..runtime.errors import RuleFailure
 from .codegen import TICK
-from .deffacts import uses_in
 from .written import Argument, Atom, Cheap, Number, is_name, number_of
 
 MAX_INLINED = 8     # defs inlined within each other; deeper, a call (Python limits nested brackets)
@@ -63,55 +61,7 @@ class Calls:
         defs it calls too (deffacts.py: found before writing)?"""
         return self.defs.pure[name]
 
-    def def_uses(self, exprs) -> dict:
-        """How often each def without parameters is computed by these expressions, directly or in the
-        defs they inline (a use in a loop — a comprehension, a `by` key — counts more than once). Each
-        def's own counts are the analysis's (deffacts.py); the expressions a statement groups are the
-        writing's (StatementGen chooses which are computed together), so their sum is made here."""
-        uses: dict = {}
-        body_uses = self.defs.body_uses.__getitem__
-        for e in exprs:
-            if e is not None:
-                for name, count in uses_in(self.prog, e, body_uses).items():
-                    uses[name] = uses.get(name, 0) + count
-        return uses
-
-    def compute_first(self, exprs, ind: int, span) -> tuple[list, list]:
-        """Lines computing, before a statement, each def without parameters that its expressions
-        compute more than once: nothing changes the state while a statement's expressions are
-        computed, so the def's value is the same at each use. A def that fails is computed again
-        where it is used (and fails there, as it would have): `rt_UNSET` marks it."""
-        lines, names = [], []
-        worth = self.defs.worth_computing_first
-        if not worth:
-            return lines, names
-        for name, count in self.def_uses(exprs).items():
-            if count < 2 or name in self.computed or name not in worth or not self.pure(name) \
-                    or self.prog.defs[name].const:      # a const is a value already: nothing to compute first
-                continue
-            body = self.plain_call(name)
-            local = self.ns.fresh("_d")
-            lines += [(ind, "try:", span), (ind + 1, f"{local} = {body}", span),
-                      (ind, "except Exception:", span), (ind + 1, f"{local} = rt_UNSET", span)]
-            self.computed[name] = local
-            names.append(name)
-        return lines, names
-
-    def plain_call(self, name: str) -> str:
-        """Source computing def `name` (no parameters) where it stands, as if nothing were computed first."""
-        d = self.prog.defs[name]
-        with self.emitting(computed={}):
-            return self.ex_DefCall(ir.DefCall(d.type, d.span, name, ()))
-
-    def forget(self, names) -> None:
-        for name in names:
-            del self.computed[name]
-
     def ex_DefCall(self, e):
-        local = self.computed.get(e.name)
-        if local is not None:
-            self.written.elsewhere = True
-            return f"({local} if {local} is not rt_UNSET else {self.plain_call(e.name)})"
         d = self.prog.defs[e.name]
         if d.const:
             return self.const_value(d)
@@ -131,8 +81,8 @@ class Calls:
             self.def_names[e.name] = fname
             params = ", ".join(["m"] + [f"v{i}" for i in range(d.params)])
             # its lets and result as statements (LoopGen.def_lines), or one expression, in a function of its
-            # own: nothing substituted, computed first or moved before a loop; the defs it calls inline anew
-            with self.emitting(subst=None, computed={}, loops=[], local_types={}, inlining=set()), self.apart():
+            # own: nothing substituted or moved before a loop; the defs it calls inline anew
+            with self.emitting(subst=None, loops=[], local_types={}, inlining=set()), self.apart():
                 lines = self.statements.def_lines(d.body, d.span) if self.statements is not None \
                     else [(1, f"return {self.src(d.body)}", d.span)]
             if self.calls_defs(d):       # a step per call: defs calling each other twice cannot run unseen

@@ -30,7 +30,6 @@ class Namespace:
         self.env["__builtins__"] = dict(SAFE_BUILTINS)
         self.env["StepBudgetSpent"] = StepBudgetSpent
         self.env["RuleFailure"] = RuleFailure   # a `say` that fails is told, not raised (StatementGen.nat_Say)
-        self.env["Exception"] = Exception     # a def computed first that fails (ExprGen.compute_first)
         self.const_names: dict = {}
         self.keep: list = []          # constants stay alive, so their ids stay unique
         self.lines: dict = {}         # generated file name -> (rule label, span of each line)

@@ -5,7 +5,6 @@ A part of ExprGen (expressions.py), which mixes it in."""
 from __future__ import annotations
 
 from ..ir import nodes as ir
-from .invariants import safe
 from .written import Constant
 
 
@@ -66,16 +65,11 @@ class Comprehensions:
 
     def iterated(self, e, whole: bool = False, truth: bool = False) -> str:
         """Source of something to go through once: a comprehension becomes a generator (any/all stop
-        early), or a list — quicker to make — when it is gone through `whole` (sum) or is short and
-        nothing in it can fail (so computing the elements after the deciding one changes nothing).
-        With `truth`, only each element's truth counts (ExprGen.test)."""
+        early), or a list — quicker to make — when it is gone through `whole` (sum). With `truth`, only
+        each element's truth counts (ExprGen.test)."""
         if isinstance(e, ir.Comprehension):
-            if whole or self.short_and_safe(e):
-                self.listed += 1      # its elements are kept, not tested at once: no table of truths
-                try:
-                    return f"[{self.comprehension(e, truth=truth)}]"
-                finally:
-                    self.listed -= 1
+            if whole:
+                return f"[{self.comprehension(e, truth=truth)}]"
             return f"({self.comprehension(e, truth=truth)})"
         return self.seq(e)
 
@@ -89,22 +83,6 @@ class Comprehensions:
         with self.unbinding():
             seq = self.seq(e.iterable)
         return f"({var} for {var} in {seq} if {self.test(e.cond)})"
-
-    SHORT = 12      # a loop over at most this many values is short
-
-    def short_and_safe(self, e) -> bool:
-        """A comprehension over players, teams or a small fixed collection whose parts cannot fail."""
-        for f in e.fors:
-            it = f.iterable
-            if isinstance(it, ir.Special) and it.name in ("players", "teams"):
-                size = self.layout.max_players if it.name == "players" else self.layout.team_count
-            elif isinstance(it, ir.Fixed) and it.kind in ("range", "enum"):
-                size = it.hi - it.lo + 1
-            else:
-                return False
-            if size > self.SHORT or (f.cond is not None and not safe(f.cond)):
-                return False
-        return safe(e.element)
 
     def ex_BestBy(self, e):  # pragma: no cover - only reached through max/min/sort
         raise AssertionError("BestBy outside a builtin")

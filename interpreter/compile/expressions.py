@@ -7,7 +7,7 @@ whose body binds no locals are inlined at their call sites when their
 arguments are free of calls; the others become functions `D3(m, v0, …)`.
 
 ExprGen is one generator whose state while it writes an expression (the loops whose invariant
-parts move before them, the defs being inlined, the defs computed first) is shared by every kind of
+parts move before them, the defs being inlined) is shared by every kind of
 expression; its methods are kept by kind in modules it mixes in: this one holds that state, the
 entry points (`src`, `seq`, `kept`) and the leaves (names, fields, zones, texts, casts, indexing);
 operators.py the operators and conditions; calls.py def and builtin calls; comprehensions.py the
@@ -78,7 +78,6 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.loops: list = []        # the loops (comprehensions, `by` keys) being generated, innermost last
         self.arg_facts: dict = {}    # while a def is inlined: its parameters -> (safe, locals read) of the argument
         self.plain_subst = None      # the arguments' sources with no part computed before a loop in them
-        self.computed: dict = {}     # def without parameters -> name of its value computed before the statement
         self.movable_nodes: dict = {}  # id(IR node) -> movable() outside inlined defs
         self.match_tables: dict = {}   # id(Match) -> (table name, default name or None), or "" (tested case by case)
         self.walked: dict = {}         # id(IR node) -> (the node, the nodes under it, the slots of the locals under it)
@@ -88,7 +87,6 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
         self.elements: dict = {}       # slot -> the values a comprehension's local goes through, known at load
         self.written_lists: dict = {}  # id(ListLit) -> the name of its value, a list written out known at load (or "")
         self.shown = ShownText(self)   # texts as the seats may see them
-        self.listed = 0                # > 0 while a list's elements are written (iterated): no table of truths
         self.written = Written()       # what the source being written does (Tabulator.make asks it of a part)
         self.unbound = 0               # > 0 where no name may be bound (`unbinding`)
         self.facts = None              # the Analysis of the rules (compile.analysis), once they are written
@@ -131,7 +129,7 @@ class ExprGen(Operators, Calls, Comprehensions, LoopParts, LoadValues):
 
     def emitting(self, **fields) -> "_Emitting":
         """Write with some of the generator's state set otherwise — a def's own function (no substitution,
-        no loops, no defs computed first), a value computed at load (no substitution), plain source (no
+        no loops), a value computed at load (no substitution), plain source (no
         loops) — each field as it was again after, whatever is raised: the one way the state is swapped."""
         return _Emitting(self, fields)
 

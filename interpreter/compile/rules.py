@@ -13,13 +13,11 @@ when the rule waits and loaded back when it resumes, so the position is
 always plain data in the state — it can be copied, saved and loaded mid-rule —
 and no Python generator is involved. Calls between waiting rules are direct
 Python calls; a rule returns True when it waits (its callers then record where
-they stand and return True too) and False when it is done. A block entered
-only on resuming (an option's block), and the start when nothing jumps back
-to it, is tested first, and from it the small
-blocks it jumps to are copied in place, so a decision runs straight on to the
-next one (`block_lines`). An option's block is also a function of its own
-that the machine calls with the chosen value as it takes the decision
-(`body_function`).
+they stand and return True too) and False when it is done. Where a rule
+resumes it is entered by a function of its own (`entry_function`; an option's
+block by `body_function`, which the machine calls with the chosen value as it
+takes the decision), and from there the small blocks it jumps to are copied in
+place, so a decision runs straight on to the next one (`block_lines`).
 
 Over 500 lines for one reason: cutting a body into blocks, and what each
 statement that can wait (a call, a signal, an if, a loop, a choice) puts in
@@ -189,8 +187,7 @@ class RuleGen(StatementGen):
         # on entry, load the locals the resume point needs (its pc was stored with them)
         loads = dict(self.resume)
         loads[0] = loads.get(0, set()) | set(range(rule.params))
-        first = self.resumed_only(loads)
-        self.cut_rest(first)
+        self.cut_rest()
         # where the machine resumes the rule, or a caller starts it, a function entered at that block
         # (an option's block: ChoiceInfo.body); the rule's own function is entered at the others
         mine = [info for info in self.choices if info.index in self.chosen]
@@ -203,20 +200,12 @@ class RuleGen(StatementGen):
                 entered[pc] = self.entry_function(pc, frozenset(loads[pc]) | {("pc", pc)}, None, self.block_spans[pc])
         loads = {pc: needed for pc, needed in loads.items() if entered.get(pc) is None}
         lines = [(1, "pc = fr[1]", rule.span)]
-        entries = sorted((pc, needed) for pc, needed in loads.items() if needed and pc not in first)
-        first = {k for k in first if k in loads}       # a block entered by a function of its own is not here
+        entries = sorted((pc, needed) for pc, needed in loads.items() if needed)
         ind = 1
-        if first and len(entries) > 1:      # a decision resumes at one of `first`: one test skips these
-            lines.append((1, f"if pc in {tuple(pc for pc, _ in entries)}:", rule.span))
-            ind = 2
         for pc, needed in entries:
             lines.append((ind, f"{'if' if pc == entries[0][0] else 'elif'} pc == {pc}:", rule.span))
             lines += [(ind + 1, f"v{k} = fr[{self.at[k]}]", rule.span) for k in sorted(needed)]
         lines.append((1, "while True:", rule.span))
-        for k in sorted(first):
-            lines.append((2, f"if pc == {k}:", self.block_spans[k]))
-            lines += [(3, f"v{j} = fr[{self.at[j]}]", self.block_spans[k]) for j in sorted(loads.get(k, ()))]
-            lines += self.block_lines(k, 3, (k,), frozenset(loads.get(k, ())) | {("pc", k)})
         lines += self.rest
         fn = self.ns.define(name, f"def {name}(m, fr{self.choose}):", lines, rule.label, rule.span)
         table = tuple(entered.get(pc) or fn for pc in range(len(self.blocks)))
@@ -224,17 +213,17 @@ class RuleGen(StatementGen):
         self.ns.bind(f"S{self.index[rule.key]}", table[0])     # what a caller calls (flat_CallRule)
         return fn, list(self.block_spans)
 
-    def cut_rest(self, first) -> None:
-        """The blocks not in `first`, in order (the others fall into them), each at indentation 0
+    def cut_rest(self) -> None:
+        """The blocks, in order (each falls into the next), each at indentation 0
         (`rest_blocks`); the dispatch loop of them all (`rest`) and its size."""
         self.rest_blocks = [(k, self.block_lines(k, 0, (k,) if self.fast else None, at=k if self.fast else None))
-                            for k in range(len(self.blocks)) if k not in first]
+                            for k in range(len(self.blocks))]
         self.rest = self.rest_lines()
         self.rest_size = len(self.rest) if not self.fast else sum(
-            1 + len(self.block_lines(k, 0, None)) for k in range(len(self.blocks)) if k not in first)
+            1 + len(self.block_lines(k, 0, None)) for k in range(len(self.blocks)))
 
     def rest_lines(self, live=None) -> list:
-        """The dispatch loop's tests and lines of the blocks not in `first` (`rest_blocks`; with `live`,
+        """The dispatch loop's tests and lines of the blocks (`rest_blocks`; with `live`,
         those of them alone), in order (each falls into the next); with many, in groups skipped with
         one test each."""
         lines = []
@@ -315,7 +304,7 @@ class RuleGen(StatementGen):
 
     def block_lines(self, k, ind0, path, clean=frozenset(), at=None, nested=False):
         """Block k's lines at indentation `ind0`, its jumps set pc. Along a path that starts at a block
-        entered only on resuming (`path`: the blocks copied so far), a jump to a small block is that
+        where the rule is entered (`path`: the blocks copied so far), a jump to a small block is that
         block's lines copied in its place, so that a decision runs on to the next one (the rest of its
         option's block, the loop's head, the next choice) with no comparison in the dispatch loop;
         there every jump not copied goes round the loop. Every block ends by jumping or returning,
@@ -341,7 +330,7 @@ class RuleGen(StatementGen):
                 else:
                     text = text.text
             elif isinstance(text, _Goto):
-                target = self.target(text)
+                target = text.block()
                 if path is not None and self.copied(target, path):
                     out += self.block_lines(target, ind0 + ind, path + (target,), clean, at, nested or text.always)
                     continue
@@ -361,25 +350,6 @@ class RuleGen(StatementGen):
         """May block k be copied at the end of `path`? Small, not on the path already (a loop is
         copied once round), and the path not yet at its length."""
         return k not in path and len(path) <= self.INLINED_BLOCKS and 0 < len(self.blocks[k]) <= self.INLINED_LINES
-
-    def resumed_only(self, loads) -> set:
-        """The blocks entered only when the rule resumes there (an option's block, say: no jump lands
-        on it and the block before does not fall into it). They are tested first in the dispatch
-        loop, each loading its own locals, so a decision reaches its block with one comparison; where
-        they sit in the loop changes nothing else, as nothing falls into them. (A jump out of one of
-        them that is nested in other code goes round the loop, so the lines after it are skipped.)"""
-        landed = {self.target(text) for block in self.blocks for _ind, text, _span in block if isinstance(text, _Goto)}
-        return {k for k in loads if 0 < k < len(self.blocks) and k not in landed and self.blocks[k - 1]}
-
-    def target(self, goto) -> int:
-        """Where a jump lands, past blocks that only jump on (a jump to a jump goes straight on)."""
-        seen = set()
-        block = goto.block()
-        while block not in seen and len(self.blocks[block]) == 1 and isinstance(self.blocks[block][0][1], _Goto) \
-                and self.blocks[block][0][0] == 0:
-            seen.add(block)
-            block = self.blocks[block][0][1].block()
-        return block
 
     def line(self, text, span, ind=0):
         self.blocks[-1].append((ind, text, span))

@@ -168,37 +168,16 @@ class StatementGen(LoopGen):
             out.append((ind, "pass", span))
 
     def nat_statements(self, stmts, out, ind):
-        """The statements in order; a def without parameters that a row of `let`s computes more than once
-        is computed once before them (a `let` changes no zone and no variable: see ExprGen.compute_first)."""
-        names = []
-        for k, s in enumerate(stmts):
-            if isinstance(s, ir.Let) and not names:
-                row = [s.value]
-                for after in stmts[k + 1:]:
-                    if not isinstance(after, ir.Let):
-                        break
-                    row.append(after.value)
-                if len(row) > 1:
-                    first, names = self.x.compute_first(row, ind, s.span)
-                    out += first
-            elif not isinstance(s, ir.Let) and names:
-                self.x.forget(names)
-                names = []
+        for s in stmts:
             getattr(self, "nat_" + type(s).__name__)(s, out, ind)
-        self.x.forget(names)
 
     def nat_Let(self, s, out, ind):
-        first, names = self.x.compute_first([s.value], ind, s.span)
-        out += first
         out.append((ind, f"v{s.slot} = {self.held(s.value, self.value_lines(s.value, out, ind, s.span))}", s.span))
-        self.x.forget(names)
         self.bound(f"v{s.slot}", s, out, ind)
         if s.slot in self.edges:
             out.append((ind, f"{self.edges[s.slot]} = {EDGE - MAX_INT} <= v{s.slot} <= {MAX_INT - EDGE}", s.span))
 
     def nat_Assign(self, s, out, ind):
-        first, names = self.x.compute_first([s.place, s.value], ind, s.span)
-        out += first
         value = self.value_lines(s.value, out, ind, s.span) if s.op == "=" else self.x.src(s.value)
         place = self.x.src(s.place)
         if isinstance(s.place.type, T.TableT):
@@ -207,7 +186,6 @@ class StatementGen(LoopGen):
             out.append((ind, f"{place}[:] = {value}", s.span))
         else:
             out.append((ind, f"{place} {s.op} {value}", s.span))
-        self.x.forget(names)
         self.bound(place, s, out, ind)
 
     @staticmethod
@@ -382,8 +360,6 @@ class StatementGen(LoopGen):
 
     def nat_If(self, s, out, ind):
         for k, (cond, body) in enumerate(s.branches):
-            first, names = self.x.compute_first([cond], ind, cond.span) if k == 0 else ([], [])
-            out += first
             if k > 0 and self.needs_lines(cond):
                 # a condition computed by lines of its own: tested under the `else:` of the ones before
                 out.append((ind, "else:", s.span))
@@ -391,7 +367,6 @@ class StatementGen(LoopGen):
                 return
             test = self.cond_loop(cond, out, ind, cond.span) if k == 0 else self.x.test(cond)
             out.append((ind, f"{'if' if k == 0 else 'elif'} {test}:", cond.span))
-            self.x.forget(names)
             self.nat_block(body, out, ind + 1, s.span)
         if s.otherwise is not None:
             out.append((ind, "else:", s.span))

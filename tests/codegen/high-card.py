@@ -154,7 +154,7 @@ def B19(m, fr, v4):
                     fr[4] = v2
                     fr[5] = v3
                     return True
-                pc = 3; continue
+                pc = 6; continue
             else:
                 pc = 7; continue
         if pc == 1:
@@ -187,6 +187,8 @@ def B19(m, fr, v4):
                 fr[4] = v2
                 fr[5] = v3
                 return True
+            pc = 6
+        if pc == 6:
             pc = 3; continue
         if pc == 7:
             _q9 = K12[m.n]
@@ -243,7 +245,7 @@ def B20(m, fr):
                         fr[4] = v2
                         fr[5] = v3
                         return True
-                    pc = 3; continue
+                    pc = 6; continue
                 else:
                     pc = 7; continue
             else:
@@ -278,6 +280,8 @@ def B20(m, fr):
                 fr[4] = v2
                 fr[5] = v3
                 return True
+            pc = 6
+        if pc == 6:
             pc = 3; continue
         if pc == 7:
             _q9 = K12[m.n]
@@ -316,42 +320,49 @@ def W4(m, fr):
         v2 = fr[4]
         v3 = fr[5]
     while True:
-        if pc == 0:
-            v0 = m.vars[0]
-            m.ticks -= v0 if v0 > 0 else 0
-            if m.ticks < 0: raise StepBudgetSpent()
-            pc = 1
-        if pc == 1:
-            if v0 > 0:
-                v0 -= 1
-                pc = 2
-            else:
-                pc = 8
-        if pc == 2:
-            v1 = K8[m.n]
-            m.ticks -= len(v1)
-            if m.ticks < 0: raise StepBudgetSpent()
-            v2 = 0
-            pc = 3
-        if pc == 3:
-            if v2 < len(v1):
-                v3 = v1[v2]
-                v2 += 1
-                pc = 4
-            else:
-                pc = 7
-        if pc == 4:
-            _xs = tuple(m.zones[(1 + v3)])
-            if _xs:
-                _ids = _xs
-                m.pending = (0, v3, _ids)
-                fr[1] = 4
-                fr[2] = v0
-                fr[3] = v1
-                fr[4] = v2
-                fr[5] = v3
-                return True
-            pc = 3; continue
+        if pc <= 2:
+            if pc == 0:
+                v0 = m.vars[0]
+                m.ticks -= v0 if v0 > 0 else 0
+                if m.ticks < 0: raise StepBudgetSpent()
+                pc = 1
+            if pc == 1:
+                if v0 > 0:
+                    v0 -= 1
+                    pc = 2
+                else:
+                    pc = 8
+            if pc == 2:
+                v1 = K8[m.n]
+                m.ticks -= len(v1)
+                if m.ticks < 0: raise StepBudgetSpent()
+                v2 = 0
+                pc = 3
+        if pc <= 5:
+            if pc == 3:
+                if v2 < len(v1):
+                    v3 = v1[v2]
+                    v2 += 1
+                    pc = 4
+                else:
+                    pc = 7
+            if pc == 4:
+                _xs = tuple(m.zones[(1 + v3)])
+                if _xs:
+                    _ids = _xs
+                    m.pending = (0, v3, _ids)
+                    fr[1] = 4
+                    fr[2] = v0
+                    fr[3] = v1
+                    fr[4] = v2
+                    fr[5] = v3
+                    return True
+                pc = 6
+            if pc == 5:
+                _d = (5 + v3)
+                m.zones[(1 + v3)].remove(v4)
+                m.zones[_d].append(v4); m.where[v4] = _d
+                pc = 6
         if pc == 6:
             pc = 3; continue
         if pc == 7:

@@ -178,6 +178,14 @@ def W0(m, fr):
                 fr[1] = 2
                 return True
             pc = 4
+        if pc == 3:
+            m.vars[1] -= v0
+            if not -1000000000000000 <= m.vars[1] <= 1000000000000000: rt_too_big(m.vars[1])
+            if m.sink is not None:
+                try:
+                    rt_said(m, None, (K7(m, m.vars[2]), K8, K9(m, v0), K10, K11(m, m.vars[1]), K12, ))
+                except RuleFailure as _e: rt_say_failed(m, None, _e)
+            pc = 4
         if pc == 4:
             if ((m.vars[1]) > (0)):
                 m.vars[2] = ((m.vars[2]) + 1) % m.n

@@ -288,6 +288,9 @@ def W0(m, fr):
                 fr[3] = v1
                 return True
             pc = 4
+        if pc == 3:
+            m.vars[0][v2] = ((v0) + 1)
+            pc = 4
         if pc == 4:
             v1 += 1
             _a16 = False
