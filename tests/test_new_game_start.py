@@ -151,3 +151,52 @@ def test_a_starting_value_reads_a_later_variable_as_its_default(tmp_path):
     program = load_file(path)
     m = machine.new_game(program, 2, None, 0)
     assert m.vars[-4:] == [1, 0, 5, 6]
+
+
+CONSTANTS = """game "Constants"
+players 2..3
+teams Odd, Even
+option start: 1..5 = 2
+var marks: Int by 0..2 = 4
+var points: Int per player = 3
+var rows: Int per player by 0..1 = 1
+var banner: Int per team = 2
+var pot: Int = start * player_count
+var late: Int by 0..1 = 5
+
+rule play:
+    while pot > 0:
+        players[0] chooses k in 1..2 as "take {k}":
+            pot -= k
+            players[0].points += k
+            players[0].rows[k - 1] += 1
+            players[0].team.banner += 1
+            marks[k] += 1
+            late[k - 1] += 1
+
+score p: Player = p.points
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_constant_starts_are_worked_out_once_and_each_game_owns_its_lists(tmp_path, players):
+    """A start that reads nothing (a table's, a per-player or per-team one's) is computed once
+    (machine._constant): every game still gets lists of its own, with the values a computed start
+    gives; after a computed start, every later one is computed (it could read their defaults)."""
+    path = tmp_path / "constants.rules"
+    path.write_text(CONSTANTS)
+    program = load_file(path)
+    one = machine.new_game(program, players, None, 1)
+    start = program.starts[(players, "setup")]
+    assert [slot for slot, _copy in start.fresh] == [1, 2, 3, 4]
+    assert [v.name for _slot, _init, v in start.started] == ["pot", "late"]
+    assert one.vars == [2, [4, 4, 4], [3] * players, [[1, 1]] * players, [2, 2], 2 * players, [5, 5]]
+    while one.result is None:
+        machine.decide(one, one.pending[2][-1])
+    two = machine.new_game(program, players, None, 1)
+    assert two.vars == [2, [4, 4, 4], [3] * players, [[1, 1]] * players, [2, 2], 2 * players, [5, 5]]
+    assert one.vars != two.vars
+    for v in program.vars:      # each game's lists are its own, and none is the start's
+        assert two.vars[v.slot] is not start.vars[v.slot] or type(two.vars[v.slot]) is not list
+        if v.owner and v.name == "rows":
+            assert all(a is not b for a, b in zip(two.vars[v.slot], start.vars[v.slot]))
