@@ -200,3 +200,32 @@ def test_constant_starts_are_worked_out_once_and_each_game_owns_its_lists(tmp_pa
         assert two.vars[v.slot] is not start.vars[v.slot] or type(two.vars[v.slot]) is not list
         if v.owner and v.name == "rows":
             assert all(a is not b for a, b in zip(two.vars[v.slot], start.vars[v.slot]))
+
+
+SCORED = """game "Scored"
+players 2..3
+option first: 0..2 = 0
+option second: 0..2 = 0
+
+rule play:
+    players[0] chooses k in 1..2 as "take {k}":
+        pass
+
+score p: Player = if p.seat == 1 then first else if p.seat == 2 then second else 1
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("first, second", [(0, 0), (1, 1), (2, 1), (1, 2), (0, 2)])
+def test_finish_ranks_two_seats_as_any_number(tmp_path, players, first, second):
+    """finish's short way for two seats (no loop) finds the winners the general way finds."""
+    path = tmp_path / "scored.rules"
+    path.write_text(SCORED)
+    program = load_file(path)
+    m = machine.new_game(program, players, {"first": first, "second": second}, 0)
+    machine.decide(m, m.pending[2][0])
+    scores, ties, winners = m.result
+    expected = (first, second, 1)[:players]
+    best = max(expected)
+    assert scores == expected and ties == (0,) * players
+    assert winners == tuple(i for i in range(players) if expected[i] == best)

@@ -273,30 +273,34 @@ def _placed(label, where) -> list:
 
 
 def finish(m: State) -> None:
-    """The game is over: its result (scores, tiebreaks, winners). Called at the end of every game:
-    the scores by a plain loop (a comprehension makes a function at each call), one winner found
-    without a loop."""
+    """The game is over: its result (scores, tiebreaks, winners). Called at the end of every game, so
+    the common case is short: two players' scores without a loop (most games seat two), more by a
+    plain loop (a comprehension makes a function at each call), one winner found without a loop."""
     p = m.program
     n = m.n
-    players = range(n)
     score, tiebreak = p.score, p.tiebreak
     try:
         if score is None:
             scores = (0,) * n
+        elif n == 2:
+            scores = (score(m, 0), score(m, 1))
         else:
             scores = []
-            for i in players:
+            for i in range(n):
                 scores.append(score(m, i))
             scores = tuple(scores)
-        ties = tuple([tiebreak(m, i) for i in players]) if tiebreak else (0,) * n
+        ties = tuple([tiebreak(m, i) for i in range(n)]) if tiebreak else (0,) * n
     except RuleFailure as e:
         raise RulesRuntimeError(f"scoring: {e}") from None
     if tiebreak:
         best = max(zip(scores, ties))
-        winners = tuple([i for i in players if (scores[i], ties[i]) == best])
-    else:                       # no tiebreak: the best score wins
+        winners = tuple([i for i in range(n) if (scores[i], ties[i]) == best])
+    elif n == 2:                # no tiebreak: the best score wins
+        first, second = scores
+        winners = (0,) if first > second else (1,) if second > first else (0, 1)
+    else:
         best = max(scores)
-        winners = (scores.index(best),) if scores.count(best) == 1 else tuple([i for i in players if scores[i] == best])
+        winners = (scores.index(best),) if scores.count(best) == 1 else tuple([i for i in range(n) if scores[i] == best])
     m.result = (scores, ties, winners)
     if p.outcome is not None:   # a declared outcome: its promises kept, a cooperative game's one result
         m.result = (scores, ties, outcomes.winners(m, p.outcome, scores, winners))
