@@ -229,3 +229,45 @@ def test_finish_ranks_two_seats_as_any_number(tmp_path, players, first, second):
     best = max(expected)
     assert scores == expected and ties == (0,) * players
     assert winners == tuple(i for i in range(players) if expected[i] == best)
+
+
+LATE_DRAW = """game "Late draw"
+players 2
+var drawn: Int per player
+var rounds: Int = 0
+
+rule play:
+    while rounds < 3:
+        for p in players:
+            p chooses k in 1..3 as "take {k}":
+                p.drawn += random([k, k + 1, k + 2])
+        rounds += 1
+
+score p: Player = p.drawn
+"""
+
+
+def test_the_seed_is_mixed_when_first_read_and_is_the_same_number_everywhere(tmp_path):
+    """A new game keeps its seed unmixed until the rules draw or its `rng` is read (State.rng): read,
+    copied, saved or compared, it is rng.seed_state(seed), as when it was mixed at the start."""
+    from rulecraft.engine.records import state_to_data
+    from rulecraft.runtime import rng
+    path = tmp_path / "late.rules"
+    path.write_text(LATE_DRAW)
+    program = load_file(path)
+    seed = 2**70 + 12345          # any int, mixed to 64 bits
+    fresh = machine.new_game(program, 2, None, seed)
+    copied = fresh.copy()
+    assert state_to_data(fresh)["rng"] == rng.seed_state(seed)
+    assert copied.rng == fresh.rng == rng.seed_state(seed) and copied.same_as(fresh)
+    assert machine.new_game(program, 2, None, seed).same_as(fresh)       # one mixed by a read, one not
+    one, two = machine.new_game(program, 2, None, seed), machine.new_game(program, 2, None, seed)
+    three = one.copy()
+    assert one._rng == (seed,)    # nothing drawn before the first decision: not mixed yet
+    one.rng                       # mixed by a read
+    for m in (one, two, three):   # the same games, whether the seed was mixed before or at the first draw
+        while m.result is None:
+            machine.decide(m, m.pending[2][-1])
+    assert one.same_as(two) and three.same_as(one) and one.rng == two.rng == three.rng
+    with pytest.raises(TypeError):
+        machine.new_game(program, 2, None, None)    # a seed that is no number fails at once, as before

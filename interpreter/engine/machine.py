@@ -50,7 +50,7 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.where = start.where[:]
     m.seen = start.seen
     m.vars = values = start.vars[:]            # the options' defaults in place
-    m.rng = rng.seed_state(seed)
+    m._rng = (seed,) if seed.__class__ is int else rng.seed_state(seed)   # mixed when first read (State.rng)
     m.stack = stack = list(map(list, start.frames))
     m.pending = m.result = m.watch = None
     m.decisions = m.ticks = 0
