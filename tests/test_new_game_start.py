@@ -11,6 +11,7 @@ import pytest
 from rulecraft.cli.main import main
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
+from rulecraft.runtime.errors import RulesRuntimeError
 
 COUNTERS = """game "Counters"
 players 2..3
@@ -271,3 +272,14 @@ def test_the_seed_is_mixed_when_first_read_and_is_the_same_number_everywhere(tmp
     assert one.same_as(two) and three.same_as(one) and one.rng == two.rng == three.rng
     with pytest.raises(TypeError):
         machine.new_game(program, 2, None, None)    # a seed that is no number fails at once, as before
+
+
+def test_a_failing_starting_value_fails_every_game(tmp_path):
+    """A start that fails is said at each new game (it is never worked out once, nor kept)."""
+    path = tmp_path / "zero.rules"
+    path.write_text('game "Zero"\nplayers 2\nvar x: Int = 1 / 0\nvar y: Int = 3\n\nrule play:\n'
+                    '    players[0] chooses k in 1..2 as "take {k}":\n        pass\n')
+    program = load_file(path)
+    for _ in range(2):
+        with pytest.raises(RulesRuntimeError, match="the starting value of 'x': division by zero"):
+            machine.new_game(program, 2, None, 0)
