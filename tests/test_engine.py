@@ -13,6 +13,7 @@ from rulecraft.engine import machine
 from rulecraft.runtime import rng
 from rulecraft.engine.machine import IllegalDecision
 from rulecraft.engine.session import Session
+from rulecraft.engine.state import State
 from rulecraft.loader import load_file
 
 CHIPS = '''game "Chips"
@@ -196,11 +197,9 @@ def test_splitmix64_known_answer():
 
 
 def test_shuffle_is_a_permutation_and_depends_on_the_seed():
-    class S:
-        rng = 0
     orders = set()
     for seed in range(30):
-        m = S()
+        m = State()
         m.rng = rng.seed_state(seed)
         items = list(range(20))
         rng.shuffle(m, items)
@@ -213,9 +212,8 @@ def test_shuffle_is_a_permutation_and_depends_on_the_seed():
 def test_shuffle_draws_as_one_splitmix64_output_at_a_time(seed, n):
     """rng.shuffle computes its draws all at once (lanes of a big integer): the same permutation and
     the same state after it as Fisher–Yates drawing next_u64 one at a time."""
-    class S:
-        rng = seed
-    m = S()
+    m = State()
+    m.rng = seed
     items = list(range(n))
     rng.shuffle(m, items)
     expected, state = list(range(n)), seed

@@ -11,6 +11,7 @@ import pytest
 from rulecraft.cli.main import main
 from rulecraft.engine import machine
 from rulecraft.loader import load, load_file
+from rulecraft.runtime.errors import RulesRuntimeError
 
 COUNTERS = """game "Counters"
 players 2..3
@@ -151,3 +152,134 @@ def test_a_starting_value_reads_a_later_variable_as_its_default(tmp_path):
     program = load_file(path)
     m = machine.new_game(program, 2, None, 0)
     assert m.vars[-4:] == [1, 0, 5, 6]
+
+
+CONSTANTS = """game "Constants"
+players 2..3
+teams Odd, Even
+option start: 1..5 = 2
+var marks: Int by 0..2 = 4
+var points: Int per player = 3
+var rows: Int per player by 0..1 = 1
+var banner: Int per team = 2
+var pot: Int = start * player_count
+var late: Int by 0..1 = 5
+
+rule play:
+    while pot > 0:
+        players[0] chooses k in 1..2 as "take {k}":
+            pot -= k
+            players[0].points += k
+            players[0].rows[k - 1] += 1
+            players[0].team.banner += 1
+            marks[k] += 1
+            late[k - 1] += 1
+
+score p: Player = p.points
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_constant_starts_are_worked_out_once_and_each_game_owns_its_lists(tmp_path, players):
+    """A start that reads nothing (a table's, a per-player or per-team one's) is computed once
+    (machine._constant): every game still gets lists of its own, with the values a computed start
+    gives; after a computed start, every later one is computed (it could read their defaults)."""
+    path = tmp_path / "constants.rules"
+    path.write_text(CONSTANTS)
+    program = load_file(path)
+    one = machine.new_game(program, players, None, 1)
+    start = program.starts[(players, "setup")]
+    assert [slot for slot, _copy in start.fresh] == [1, 2, 3, 4]
+    assert [v.name for _slot, _init, v in start.started] == ["pot", "late"]
+    assert one.vars == [2, [4, 4, 4], [3] * players, [[1, 1]] * players, [2, 2], 2 * players, [5, 5]]
+    while one.result is None:
+        machine.decide(one, one.pending[2][-1])
+    two = machine.new_game(program, players, None, 1)
+    assert two.vars == [2, [4, 4, 4], [3] * players, [[1, 1]] * players, [2, 2], 2 * players, [5, 5]]
+    assert one.vars != two.vars
+    for v in program.vars:      # each game's lists are its own, and none is the start's
+        assert two.vars[v.slot] is not start.vars[v.slot] or type(two.vars[v.slot]) is not list
+        if v.owner and v.name == "rows":
+            assert all(a is not b for a, b in zip(two.vars[v.slot], start.vars[v.slot]))
+
+
+SCORED = """game "Scored"
+players 2..3
+option first: 0..2 = 0
+option second: 0..2 = 0
+
+rule play:
+    players[0] chooses k in 1..2 as "take {k}":
+        pass
+
+score p: Player = if p.seat == 1 then first else if p.seat == 2 then second else 1
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("first, second", [(0, 0), (1, 1), (2, 1), (1, 2), (0, 2)])
+def test_finish_ranks_two_seats_as_any_number(tmp_path, players, first, second):
+    """finish's short way for two seats (no loop) finds the winners the general way finds."""
+    path = tmp_path / "scored.rules"
+    path.write_text(SCORED)
+    program = load_file(path)
+    m = machine.new_game(program, players, {"first": first, "second": second}, 0)
+    machine.decide(m, m.pending[2][0])
+    scores, ties, winners = m.result
+    expected = (first, second, 1)[:players]
+    best = max(expected)
+    assert scores == expected and ties == (0,) * players
+    assert winners == tuple(i for i in range(players) if expected[i] == best)
+
+
+LATE_DRAW = """game "Late draw"
+players 2
+var drawn: Int per player
+var rounds: Int = 0
+
+rule play:
+    while rounds < 3:
+        for p in players:
+            p chooses k in 1..3 as "take {k}":
+                p.drawn += random([k, k + 1, k + 2])
+        rounds += 1
+
+score p: Player = p.drawn
+"""
+
+
+def test_the_seed_is_mixed_when_first_read_and_is_the_same_number_everywhere(tmp_path):
+    """A new game keeps its seed unmixed until the rules draw or its `rng` is read (State.rng): read,
+    copied, saved or compared, it is rng.seed_state(seed), as when it was mixed at the start."""
+    from rulecraft.engine.records import state_to_data
+    from rulecraft.runtime import rng
+    path = tmp_path / "late.rules"
+    path.write_text(LATE_DRAW)
+    program = load_file(path)
+    seed = 2**70 + 12345          # any int, mixed to 64 bits
+    fresh = machine.new_game(program, 2, None, seed)
+    copied = fresh.copy()
+    assert state_to_data(fresh)["rng"] == rng.seed_state(seed)
+    assert copied.rng == fresh.rng == rng.seed_state(seed) and copied.same_as(fresh)
+    assert machine.new_game(program, 2, None, seed).same_as(fresh)       # one mixed by a read, one not
+    one, two = machine.new_game(program, 2, None, seed), machine.new_game(program, 2, None, seed)
+    three = one.copy()
+    assert one._rng == (seed,)    # nothing drawn before the first decision: not mixed yet
+    one.rng                       # mixed by a read
+    for m in (one, two, three):   # the same games, whether the seed was mixed before or at the first draw
+        while m.result is None:
+            machine.decide(m, m.pending[2][-1])
+    assert one.same_as(two) and three.same_as(one) and one.rng == two.rng == three.rng
+    with pytest.raises(TypeError):
+        machine.new_game(program, 2, None, None)    # a seed that is no number fails at once, as before
+
+
+def test_a_failing_starting_value_fails_every_game(tmp_path):
+    """A start that fails is said at each new game (it is never worked out once, nor kept)."""
+    path = tmp_path / "zero.rules"
+    path.write_text('game "Zero"\nplayers 2\nvar x: Int = 1 / 0\nvar y: Int = 3\n\nrule play:\n'
+                    '    players[0] chooses k in 1..2 as "take {k}":\n        pass\n')
+    program = load_file(path)
+    for _ in range(2):
+        with pytest.raises(RulesRuntimeError, match="the starting value of 'x': division by zero"):
+            machine.new_game(program, 2, None, 0)

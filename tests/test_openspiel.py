@@ -39,7 +39,7 @@ class EngineChance:
     """The engine's own generator, drawing each chance node's outcome as `rng.below` would."""
 
     def __init__(self, seed):
-        self.rng = rng.seed_state(seed)
+        self._rng = rng.seed_state(seed)       # where rng.below draws from (a State's raw slot)
 
     def pick(self, outcomes):
         assert all(abs(p - 1 / len(outcomes)) < 1e-12 for _o, p in outcomes)    # each draw is uniform

@@ -50,10 +50,12 @@ def new_game(program, players: int, options: dict | None = None, seed: int = 0, 
     m.where = start.where[:]
     m.seen = start.seen
     m.vars = values = start.vars[:]            # the options' defaults in place
-    m.rng = rng.seed_state(seed)
+    m._rng = (seed,) if seed.__class__ is int else rng.seed_state(seed)   # mixed when first read (State.rng)
     m.stack = stack = list(map(list, start.frames))
     m.pending = m.result = m.watch = None
     m.decisions = m.ticks = 0
+    for slot, copy in start.fresh:             # a constant start's list: a fresh copy per game
+        values[slot] = copy(values[slot])
     if options:
         _set_options(program, values, options)
     for slot, init, v in start.started:        # the variables with a starting value to compute, in slot order
@@ -82,7 +84,9 @@ class _Start:
     zones: tuple               # () per zone instance: a new game's empty zones are lists of these
     where: list                # a place per card: none
     seen: tuple
-    vars: list                 # the options' defaults at their slots, each variable's default at its own
+    vars: list                 # the options' defaults at their slots, each variable's default at its own,
+                               # or its starting value when that is a constant computed here (`_constant`)
+    fresh: tuple               # (slot, copy) of each constant start that is a list: copy makes a game's own
     started: tuple             # (slot, init, VarInfo) of each variable whose starting value is computed, in
                                # slot order: init is the function a shared single value is, else None
     frames: tuple              # `play`'s frame, then the setup rule's if the rules have one
@@ -94,8 +98,15 @@ def _start(program, players: int, setup: str) -> "_Start":
     values = [None] * program.var_count
     for o in program.options:
         values[o.slot] = o.default
-    started = []
+    started, fresh = [], []
     for v in program.vars:
+        if not started and _constant(v.init):  # the same start in every game: worked out once (none computed
+            value = _constant_start(v, players, program)          # before it could read its default)
+            if value is not None:
+                values[v.slot] = value
+                if type(value) is list:
+                    fresh.append((v.slot, _copy_nested if value and type(value[0]) is list else list.copy))
+                continue
         if v.owner or v.table_size:           # a fresh list per game
             started.append((v.slot, None, v))
             continue
@@ -108,7 +119,7 @@ def _start(program, players: int, setup: str) -> "_Start":
         first = program.rule_index[setup]
         frames.append([first, 0] + [None] * program.codes[first].frame_size)
     start = _Start(_default_names(players), ((),) * len(program.zone_instance_names), [-1] * program.where_size,
-                   program.seen_masks[players], values, tuple(started), tuple(frames))
+                   program.seen_masks[players], values, tuple(fresh), tuple(started), tuple(frames))
     program.starts[(players, setup)] = start
     return start
 
@@ -140,6 +151,29 @@ def _start_value(m, v, players, program):
 def _one_start_value(m, v):
     one = v.init(m) if v.init is not None else v.default
     return [one] * v.table_size if v.table_size else one
+
+
+def _constant(init) -> bool:
+    """Is a starting value the same in every game: no function (the type's default), or one that reads
+    nothing but its own constants (no name, no attribute — so neither the state, nor the options, nor the
+    chance — and no closure)? Its value is immutable (values are ints, bools, strings, None and tuples)."""
+    if init is None:
+        return True
+    code = getattr(init, "__code__", None)
+    return code is not None and not (code.co_names or code.co_freevars or code.co_cellvars)
+
+
+def _constant_start(v, players: int, program):
+    """The value a constant start is in every game; None when it fails (each game then says so)."""
+    try:
+        return _start_value(None, v, players, program)
+    except Exception:
+        return None
+
+
+def _copy_nested(v: list) -> list:
+    """A per-player table's own lists (one per player or team)."""
+    return list(map(list.copy, v))
 
 
 def _option_allows(o, value) -> bool:
@@ -239,30 +273,34 @@ def _placed(label, where) -> list:
 
 
 def finish(m: State) -> None:
-    """The game is over: its result (scores, tiebreaks, winners). Called at the end of every game:
-    the scores by a plain loop (a comprehension makes a function at each call), one winner found
-    without a loop."""
+    """The game is over: its result (scores, tiebreaks, winners). Called at the end of every game, so
+    the common case is short: two players' scores without a loop (most games seat two), more by a
+    plain loop (a comprehension makes a function at each call), one winner found without a loop."""
     p = m.program
     n = m.n
-    players = range(n)
     score, tiebreak = p.score, p.tiebreak
     try:
         if score is None:
             scores = (0,) * n
+        elif n == 2:
+            scores = (score(m, 0), score(m, 1))
         else:
             scores = []
-            for i in players:
+            for i in range(n):
                 scores.append(score(m, i))
             scores = tuple(scores)
-        ties = tuple([tiebreak(m, i) for i in players]) if tiebreak else (0,) * n
+        ties = tuple([tiebreak(m, i) for i in range(n)]) if tiebreak else (0,) * n
     except RuleFailure as e:
         raise RulesRuntimeError(f"scoring: {e}") from None
     if tiebreak:
         best = max(zip(scores, ties))
-        winners = tuple([i for i in players if (scores[i], ties[i]) == best])
-    else:                       # no tiebreak: the best score wins
+        winners = tuple([i for i in range(n) if (scores[i], ties[i]) == best])
+    elif n == 2:                # no tiebreak: the best score wins
+        first, second = scores
+        winners = (0,) if first > second else (1,) if second > first else (0, 1)
+    else:
         best = max(scores)
-        winners = (scores.index(best),) if scores.count(best) == 1 else tuple([i for i in players if scores[i] == best])
+        winners = (scores.index(best),) if scores.count(best) == 1 else tuple([i for i in range(n) if scores[i] == best])
     m.result = (scores, ties, winners)
     if p.outcome is not None:   # a declared outcome: its promises kept, a cooperative game's one result
         m.result = (scores, ties, outcomes.winners(m, p.outcome, scores, winners))

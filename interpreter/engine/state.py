@@ -8,9 +8,11 @@ and a save is a YAML document.
 """
 from __future__ import annotations
 
+from ..runtime.rng import seed_state
+
 
 class State:
-    __slots__ = ("zones", "where", "vars", "rng", "stack", "pending", "n", "names", "result", "sink",
+    __slots__ = ("zones", "where", "vars", "_rng", "stack", "pending", "n", "names", "result", "sink",
                  "chance", "forced", "decisions", "program", "ticks", "watch", "seen")
 
     def __init__(self):
@@ -18,7 +20,7 @@ class State:
         self.where: list[int] = []   # card id -> zone instance (-1: none); in a program that reads `came_from`,
                                      # followed by card id -> the instance it last left (`where[cards + c]`)
         self.vars: list = []
-        self.rng: int = 0
+        self._rng = 0                # the RNG (`rng`), or (seed,) until the seed is first mixed
         self.stack: list[list] = []
         self.pending = None          # (choice index, chooser, the legal option ids) while waiting
         self.n = 0
@@ -40,13 +42,27 @@ class State:
     def over(self) -> bool:
         return self.result is not None
 
+    @property
+    def rng(self) -> int:
+        """The RNG's state (runtime.rng: SplitMix64 on one integer). A new game keeps its seed as
+        `(seed,)` and mixes it (rng.seed_state) when first read or drawn from, so a game that draws
+        nothing never pays for it; whenever it is read, saved or compared it is the mixed number."""
+        s = self._rng
+        if s.__class__ is tuple:
+            s = self._rng = seed_state(s[0])
+        return s
+
+    @rng.setter
+    def rng(self, value: int) -> None:
+        self._rng = value
+
     def copy(self, keep_logs: bool = False) -> "State":
         """An exact copy of the game; the narration and chance logs are shared only with `keep_logs`."""
         c = State.__new__(State)
         c.zones = list(map(list.copy, self.zones))
         c.where = self.where[:]
         c.vars = [_copy(v) if type(v) is list else v for v in self.vars]
-        c.rng = self.rng
+        c._rng = self._rng            # (seed,) still: each mixes it when it draws, to the same number
         c.stack = list(map(list.copy, self.stack))
         c.pending = self.pending
         c.n = self.n

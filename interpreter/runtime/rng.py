@@ -27,15 +27,20 @@ def next_u64(s: int) -> tuple[int, int]:
 
 
 def below(state, n: int) -> int:
-    """A number in 0..n-1 from the state's RNG (advances `state.rng`)."""
-    s, z = next_u64(state.rng)
-    state.rng = s
+    """A number in 0..n-1 from the state's RNG (advances it). The RNG is the state's `_rng`, an
+    engine.state.State's raw slot (not its `rng`, a property): a new game holds its seed there as
+    `(seed,)`, mixed at the first draw, or the first read of `rng`."""
+    s = state._rng
+    if s.__class__ is tuple:
+        s = seed_state(s[0])
+    s, z = next_u64(s)
+    state._rng = s
     return z % n
 
 
 def shuffle(state, items: list) -> None:
-    """Fisher–Yates in place with the state's RNG: the draw for position i (from the top down) is
-    the next SplitMix64 output modulo i + 1.
+    """Fisher–Yates in place with the state's RNG (its `_rng`, as `below` says): the draw for
+    position i (from the top down) is the next SplitMix64 output modulo i + 1.
 
     The outputs are computed all at once: SplitMix64's k-th state is the seed plus k times its
     constant, so every state is one lane of a big integer (a lane every 128 bits, wide enough for a
@@ -44,7 +49,9 @@ def shuffle(state, items: list) -> None:
     time for a deck of 54: as fast as `random.shuffle`. (At most 64 at once, so the
     integers stay small and few are kept however large a zone.)"""
     i = len(items) - 1
-    s = state.rng
+    s = state._rng
+    if s.__class__ is tuple:      # a new game's seed, not mixed yet (below)
+        s = seed_state(s[0])
     while i > 0:
         n = i if i < _LANES else _LANES
         ones, ramp, lanes, unpack, size = _packing(n)
@@ -57,7 +64,7 @@ def shuffle(state, items: list) -> None:
             items[i], items[j] = items[j], items[i]
             i -= 1
         s = (s + n * GAMMA) & MASK
-    state.rng = s
+    state._rng = s
 
 
 GAMMA = 0x9E3779B97F4A7C15
