@@ -104,8 +104,8 @@ def test_refused_decisions_change_nothing():
 
 def test_decisions_are_rate_limited():
     table = table_of(["human", "human", "human"])
-    client = client_of(table, rate=20)
-    codes = [decide(client, table, 1, 0).status_code for _ in range(25)]
+    client = client_of(table, rate=2)       # at most 2 a second pass: 25 in under 9 s leave >= 5 refused,
+    codes = [decide(client, table, 1, 0).status_code for _ in range(25)]   # however loaded the machine
     assert codes.count(429) >= 5 and set(codes) <= {409, 429}
 
 
