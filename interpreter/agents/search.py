@@ -73,9 +73,14 @@ def estimate(state) -> list[float]:
     out = []
     for p, own in enumerate(scores):
         others = [v for side, v in best.items() if side != sides[p]]
-        rival = max(others) if others else 0
-        out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
+        out.append(_against(own, max(others) if others else 0))
     return out
+
+
+def _against(own, rival) -> float:
+    """A side's value of an unfinished game, its score `own` against the best other side's `rival`:
+    strictly between a loss (0) and a win (1), 0.5 when they are level."""
+    return 0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1)
 
 
 def _judge(program, players: int):
@@ -95,11 +100,7 @@ def _judge(program, players: int):
         top = max(scores)
         first = scores.index(top)
         second = max(scores[:first] + scores[first + 1:])
-        out = []
-        for p, own in enumerate(scores):
-            rival = second if p == first else top
-            out.append(0.5 + 0.5 * (own - rival) / (abs(own) + abs(rival) + 1))
-        return out
+        return [_against(own, second if p == first else top) for p, own in enumerate(scores)]
     return judged
 
 
